@@ -1,0 +1,36 @@
+// swift-tools-version:6.0
+// Pagehost: a multi-window browser session server. See docs/architecture.md for the layering:
+// PagehostCore (plain Swift) <- engines and the server <- the pagehost executable.
+import PackageDescription
+
+let package = Package(
+    name: "pagehost",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "pagehost", targets: ["pagehost"]),
+    ],
+    targets: [
+        // The domain: sessions, pages, popups, dialogs, events. No C imports.
+        .target(name: "PagehostCore"),
+
+        // C libraries, each behind one small system-library target.
+        .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0",
+                       providers: [.apt(["libglib2.0-dev"])]),
+        .systemLibrary(name: "CWebKitGTK", pkgConfig: "webkit2gtk-4.1",
+                       providers: [.apt(["libwebkit2gtk-4.1-dev"])]),
+
+        // The GLib main-loop thread and the executor that runs LoopActor on it.
+        .target(name: "MainLoop", dependencies: ["PagehostCore", "CGLib"]),
+
+        // PageEngine on WebKitGTK 4.1.
+        .target(name: "WebKitEngine", dependencies: ["PagehostCore", "MainLoop", "CWebKitGTK"]),
+
+        // The command line: `pagehost open`, later `serve` and `load`.
+        .executableTarget(name: "pagehost", dependencies: ["PagehostCore", "MainLoop", "WebKitEngine"]),
+
+        .testTarget(name: "PagehostCoreTests", dependencies: ["PagehostCore"]),
+        .testTarget(name: "WebKitEngineTests", dependencies: ["PagehostCore", "MainLoop", "WebKitEngine"]),
+        .testTarget(name: "PagehostCLITests", dependencies: ["PagehostCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

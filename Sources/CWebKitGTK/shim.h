@@ -1,0 +1,45 @@
+#ifndef PAGEHOST_CWEBKITGTK_SHIM_H
+#define PAGEHOST_CWEBKITGTK_SHIM_H
+// WebKitGTK 4.1 (GTK 3) and cairo, with static inline adapters for what Swift cannot import:
+// macros (G_CALLBACK, g_signal_connect, GObject casts) and variadic functions.
+#include <webkit2/webkit2.h>
+#include <cairo.h>
+#include <gtk/gtk.h>
+#include <stdio.h>
+
+/// g_signal_connect is a macro; this is g_signal_connect_data with a destroy notify for the user data.
+static inline gulong ph_signal_connect(gpointer instance, const char *signal, GCallback handler,
+                                       gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(instance, signal, handler, data, destroy, (GConnectFlags)0);
+}
+
+/// Swift 6 rejects the C global `stdout`.
+static inline FILE *ph_stdout(void) { return stdout; }
+static inline FILE *ph_stderr(void) { return stderr; }
+
+/// A web view whose `is-ephemeral` property is set at construction (g_object_new is variadic).
+static inline WebKitWebView *ph_web_view_new_ephemeral(WebKitWebContext *context, WebKitSettings *settings,
+                                                       WebKitUserContentManager *content) {
+    return WEBKIT_WEB_VIEW(g_object_new(WEBKIT_TYPE_WEB_VIEW,
+                                        "web-context", context,
+                                        "settings", settings,
+                                        "user-content-manager", content,
+                                        "is-ephemeral", TRUE,
+                                        NULL));
+}
+
+/// A popup's view: related to its opener (same web process, same storage, window.opener works).
+static inline WebKitWebView *ph_web_view_new_related(WebKitWebView *opener) {
+    return WEBKIT_WEB_VIEW(g_object_new(WEBKIT_TYPE_WEB_VIEW,
+                                        "related-view", opener,
+                                        "settings", webkit_web_view_get_settings(opener),
+                                        "user-content-manager", webkit_web_view_get_user_content_manager(opener),
+                                        NULL));
+}
+
+static inline GtkWidget *ph_widget(gpointer p) { return GTK_WIDGET(p); }
+static inline GtkWindow *ph_window(gpointer p) { return GTK_WINDOW(p); }
+static inline GtkContainer *ph_container(gpointer p) { return GTK_CONTAINER(p); }
+static inline WebKitWebView *ph_web_view(gpointer p) { return WEBKIT_WEB_VIEW(p); }
+
+#endif

@@ -1,0 +1,75 @@
+/// One change in the server's state. Every change is an event, numbered by a server-wide increasing `seq`.
+public struct Event: Sendable {
+    public let seq: UInt64
+    public let payload: Payload
+
+    public init(seq: UInt64, payload: Payload) {
+        self.seq = seq
+        self.payload = payload
+    }
+
+    /// Why a page closed.
+    public enum CloseReason: String, Sendable {
+        /// Its script called `window.close()`.
+        case script
+        /// A command (API, dashboard) closed it.
+        case admin
+        /// Its session closed.
+        case session
+        /// Its web process crashed and the session's policy closes crashed pages.
+        case crash
+    }
+
+    /// Why a popup was not opened.
+    public enum PopupBlockReason: String, Sendable {
+        /// The session's popup policy is `block`.
+        case policy
+        /// The session already has its maximum of popups open.
+        case limit
+        /// The opener is closing or gone.
+        case openerClosed
+    }
+
+    public enum Payload: Sendable {
+        case sessionCreated(SessionSnapshot)
+        case sessionClosed(SessionID)
+        case pageOpened(PageState)
+        case pageUpdated(SessionID, PageID, changes: [(String, JSONValue)])
+        case pageClosed(SessionID, PageID, reason: CloseReason)
+        /// A page's script asked to close a window that only closes with its session (the main page).
+        case pageCloseRefused(SessionID, PageID, reason: String)
+        case dialogOpened(Dialog)
+        case dialogClosed(Dialog, answer: DialogAnswer, by: DialogAnsweredBy)
+        case popupBlocked(SessionID, openerID: PageID, url: String, reason: PopupBlockReason)
+        case pageCrashed(SessionID, PageID, reason: String)
+    }
+
+    /// The wire name of the event's type.
+    public var type: String {
+        switch payload {
+        case .sessionCreated: return "session.created"
+        case .sessionClosed: return "session.closed"
+        case .pageOpened: return "page.opened"
+        case .pageUpdated: return "page.updated"
+        case .pageClosed: return "page.closed"
+        case .pageCloseRefused: return "page.closeRefused"
+        case .dialogOpened: return "dialog.opened"
+        case .dialogClosed: return "dialog.closed"
+        case .popupBlocked: return "popup.blocked"
+        case .pageCrashed: return "page.crashed"
+        }
+    }
+
+    /// The session the event belongs to (every event belongs to one).
+    public var sessionID: SessionID {
+        switch payload {
+        case .sessionCreated(let s): return s.id
+        case .sessionClosed(let id): return id
+        case .pageOpened(let page): return page.sessionID
+        case .pageUpdated(let id, _, _), .pageClosed(let id, _, _), .pageCloseRefused(let id, _, _),
+             .popupBlocked(let id, _, _, _), .pageCrashed(let id, _, _):
+            return id
+        case .dialogOpened(let d), .dialogClosed(let d, _, _): return d.sessionID
+        }
+    }
+}

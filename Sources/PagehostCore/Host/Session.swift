@@ -1,0 +1,43 @@
+import Foundation
+
+/// One browser session: a main page, the popups its pages opened, and the dialogs they wait on.
+///
+/// Thread: LoopActor. The host mutates it; everything else reads snapshots.
+@LoopActor
+public final class Session {
+    public let id: SessionID
+    public let options: SessionOptions
+    public let createdAt: Date
+    public let mainPageID: PageID
+    public let userAgent: String
+    /// Open pages by id (popups appear here once ready to show).
+    public internal(set) var pages: [PageID: PageState] = [:]
+    public internal(set) var order: PageOrder
+    /// Popups allowed but not yet ready to show. They count against the popup cap; engine updates to them
+    /// are kept here and announced with `page.opened`.
+    var pendingPopups: [PageID: PageState] = [:]
+    /// Dialogs waiting for an answer, by id.
+    public internal(set) var dialogs: [DialogID: Dialog] = [:]
+    /// Set while the session is closing, so nothing new starts in it.
+    var isClosing = false
+    /// False until `session.created` is out; changes before it are folded into that first snapshot.
+    var isAnnounced = false
+
+    init(id: SessionID, options: SessionOptions, mainPageID: PageID, userAgent: String, createdAt: Date = Date()) {
+        self.id = id
+        self.options = options
+        self.mainPageID = mainPageID
+        self.userAgent = userAgent
+        self.createdAt = createdAt
+        self.order = PageOrder(mode: options.popupMode, main: mainPageID)
+    }
+
+    /// Popups open or being opened.
+    public var popupCount: Int { pages.count - (pages[mainPageID] == nil ? 0 : 1) + pendingPopups.count }
+
+    public func snapshot(engine: String) -> SessionSnapshot {
+        SessionSnapshot(
+            id: id, label: options.label, engine: engine, popupMode: options.popupMode, createdAt: createdAt,
+            pages: order.pages.compactMap { pages[$0] }, order: order.pages, userAgent: userAgent)
+    }
+}

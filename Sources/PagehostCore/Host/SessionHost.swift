@@ -1,0 +1,324 @@
+import Foundation
+
+/// Limits that hold for the whole host.
+public struct HostLimits: Sendable {
+    /// Sessions open at once; one more is refused with `limit_exceeded`.
+    public var maxSessions: Int = 200
+    /// Events kept for `?since=` resumption.
+    public var eventLogCapacity: Int = 10_000
+
+    public init() {}
+}
+
+/// All sessions of this process, and the one place their state changes: engine reports and commands both
+/// come here, and every change leaves as an event in `events`.
+///
+/// Thread: LoopActor.
+@LoopActor
+public final class SessionHost {
+    public let engine: any PageEngine
+    public let events: EventLog
+    public let limits: HostLimits
+
+    private var sessions: [SessionID: Session] = [:]
+    /// The session of every page the host knows, including popups not yet shown.
+    private var pageSessions: [PageID: SessionID] = [:]
+    private var dialogSessions: [DialogID: SessionID] = [:]
+    private var ids = IDGenerator()
+
+    public init(engine: any PageEngine, limits: HostLimits = HostLimits()) {
+        self.engine = engine
+        self.limits = limits
+        self.events = EventLog(capacity: limits.eventLogCapacity)
+        engine.attach(self)
+    }
+
+    // MARK: Reading
+
+    public var sessionCount: Int { sessions.count }
+    public var pageCount: Int { sessions.values.reduce(0) { $0 + $1.pages.count } }
+
+    /// Every session, oldest first.
+    public var snapshots: [SessionSnapshot] {
+        sessions.keys.sorted().compactMap { sessions[$0]?.snapshot(engine: engine.name) }
+    }
+
+    public func snapshot(of id: SessionID) throws(PagehostError) -> SessionSnapshot {
+        try session(id).snapshot(engine: engine.name)
+    }
+
+    public func page(_ id: PageID) throws(PagehostError) -> PageState {
+        guard let sid = pageSessions[id], let page = sessions[sid]?.pages[id] else { throw .noPage(id) }
+        return page
+    }
+
+    public func pendingDialog(_ id: DialogID) -> Dialog? {
+        dialogSessions[id].flatMap { sessions[$0]?.dialogs[id] }
+    }
+
+    private func session(_ id: SessionID) throws(PagehostError) -> Session {
+        guard let session = sessions[id] else { throw .noSession(id) }
+        return session
+    }
+
+    private func sessionOf(_ page: PageID) -> Session? {
+        pageSessions[page].flatMap { sessions[$0] }
+    }
+
+    // MARK: Commands
+
+    /// Opens a session whose main page loads `request`.
+    @discardableResult
+    public func createSession(_ options: SessionOptions, loading request: LoadRequest) throws(PagehostError) -> SessionSnapshot {
+        try SessionHost.validate(options)
+        guard sessions.count < limits.maxSessions else {
+            throw PagehostError(.limit, "the host already has its maximum of \(limits.maxSessions) sessions")
+        }
+        let id = ids.session()
+        let mainID = ids.page()
+        try engine.openSession(id, options: options)
+        let session = Session(id: id, options: options, mainPageID: mainID, userAgent: engine.userAgent(of: id))
+        var main = PageState(id: mainID, sessionID: id, openerID: nil, role: .main)
+        main.visible = true
+        main.url = request.displayURL
+        session.pages[mainID] = main
+        sessions[id] = session
+        pageSessions[mainID] = id
+        do {
+            try engine.openMainPage(mainID, in: id, loading: request)
+        } catch {
+            sessions[id] = nil
+            pageSessions[mainID] = nil
+            engine.closeSession(id)
+            throw error
+        }
+        // Announce the session before its pages, as every page is announced: `page.opened`.
+        let empty = SessionSnapshot(id: id, label: options.label, engine: engine.name, popupMode: options.popupMode,
+                                    createdAt: session.createdAt, pages: [], order: [], userAgent: session.userAgent)
+        events.append(.sessionCreated(empty))
+        session.isAnnounced = true
+        if let page = session.pages[mainID] { events.append(.pageOpened(page)) }
+        return session.snapshot(engine: engine.name)
+    }
+
+    /// Closes every page of a session, then the session.
+    public func closeSession(_ id: SessionID) throws(PagehostError) {
+        let session = try session(id)
+        session.isClosing = true
+        for dialog in session.dialogs.values.sorted(by: { $0.id.rawValue < $1.id.rawValue }) {
+            finish(dialog, answer: .dismiss, by: .pageClosed)
+        }
+        for pending in session.pendingPopups.keys {
+            engine.closePage(pending)
+            pageSessions[pending] = nil
+        }
+        session.pendingPopups.removeAll()
+        // Top of the stack (or rightmost tab) first, main page last.
+        for page in session.order.pages.reversed() {
+            removePage(page, from: session, reason: .session)
+        }
+        engine.closeSession(id)
+        sessions[id] = nil
+        events.append(.sessionClosed(id))
+    }
+
+    /// Closes every session (at shutdown).
+    public func closeAllSessions() {
+        for id in sessions.keys.sorted() {
+            try? closeSession(id)
+        }
+    }
+
+    /// Closes a popup, as its Close button would. The main page closes only with its session (conflict).
+    public func closePage(_ id: PageID, in sessionID: SessionID? = nil) throws(PagehostError) {
+        guard let session = sessionOf(id), session.pages[id] != nil, sessionID == nil || sessionID == session.id else {
+            throw .noPage(id)
+        }
+        guard id != session.mainPageID else {
+            throw PagehostError(.conflict, "page \(id) is the main page of session \(session.id): it closes only with its session")
+        }
+        removePage(id, from: session, reason: .admin)
+    }
+
+    /// Loads a URL or HTML into a page.
+    public func navigate(_ id: PageID, to request: LoadRequest) throws(PagehostError) {
+        _ = try page(id)
+        try engine.load(request, in: id)
+    }
+
+    /// Answers a pending dialog; the page's script resumes.
+    public func answerDialog(_ id: DialogID, with answer: DialogAnswer) throws(PagehostError) {
+        guard let dialog = pendingDialog(id) else { throw .noDialog(id) }
+        finish(dialog, answer: answer, by: .command)
+    }
+
+    /// Runs a function body in a page with named arguments and returns its result.
+    public func evaluate(_ script: String, arguments: [(String, JSONValue)] = [], in id: PageID) async throws(PagehostError) -> JSONValue {
+        _ = try page(id)
+        for (name, _) in arguments where !JavaScriptIdentifier.isValid(name) {
+            throw PagehostError(.badRequest, "argument name \"\(name)\" is not a JavaScript identifier")
+        }
+        return try await engine.evaluate(script, arguments: arguments, in: id)
+    }
+
+    /// A PNG of a page.
+    public func screenshot(_ id: PageID) async throws(PagehostError) -> [UInt8] {
+        _ = try page(id)
+        return try await engine.screenshot(id)
+    }
+
+    // MARK: Internals
+
+    static func validate(_ options: SessionOptions) throws(PagehostError) {
+        let sides = Viewport.allowedSides
+        guard sides.contains(options.viewport.width), sides.contains(options.viewport.height) else {
+            throw PagehostError(.badRequest, "viewport must be between \(sides.lowerBound) and \(sides.upperBound) pixels on each side")
+        }
+        guard options.maxPopups >= 0 else { throw PagehostError(.badRequest, "maxPopups must not be negative") }
+        if let suffix = options.userAgentSuffix, suffix.contains(where: { $0.isNewline || $0.asciiValue.map { $0 < 0x20 } == true }) {
+            throw PagehostError(.badRequest, "userAgentSuffix must not contain control characters")
+        }
+    }
+
+    /// Applies `change` to a page's state and emits `page.updated` with what changed.
+    func update(_ id: PageID, _ change: (inout PageState) -> Void) {
+        guard let session = sessionOf(id) else { return }
+        if var pending = session.pendingPopups[id] {
+            change(&pending)
+            session.pendingPopups[id] = pending
+            return
+        }
+        guard let old = session.pages[id] else { return }
+        var new = old
+        change(&new)
+        guard new != old else { return }
+        session.pages[id] = new
+        guard session.isAnnounced else { return }
+        let changes = new.changes(from: old)
+        if !changes.isEmpty {
+            events.append(.pageUpdated(session.id, id, changes: changes))
+        }
+    }
+
+    /// Sets `visible` on every page of a session from its order.
+    private func refreshVisibility(_ session: Session) {
+        let visible = session.order.visible
+        for id in session.order.pages {
+            update(id) { $0.visible = (id == visible) }
+        }
+    }
+
+    private func removePage(_ id: PageID, from session: Session, reason: Event.CloseReason) {
+        if let dialog = session.pages[id]?.dialog {
+            finish(dialog, answer: .dismiss, by: .pageClosed)
+        }
+        engine.closePage(id)
+        session.pages[id] = nil
+        session.order.close(id)
+        pageSessions[id] = nil
+        events.append(.pageClosed(session.id, id, reason: reason))
+        if !session.isClosing { refreshVisibility(session) }
+    }
+
+    private func finish(_ dialog: Dialog, answer: DialogAnswer, by: DialogAnsweredBy) {
+        guard let session = sessions[dialog.sessionID], session.dialogs.removeValue(forKey: dialog.id) != nil else { return }
+        dialogSessions[dialog.id] = nil
+        var answer = answer
+        switch dialog.kind {
+        case .prompt: answer.text = answer.accept ? (answer.text ?? dialog.defaultText ?? "") : nil
+        default: answer.text = nil
+        }
+        update(dialog.pageID) { if $0.dialog?.id == dialog.id { $0.dialog = nil } }
+        events.append(.dialogClosed(dialog, answer: answer, by: by))
+        engine.answer(dialog.id, with: answer)
+    }
+}
+
+extension SessionHost: PageEngineEvents {
+    public func pageChanged(_ page: PageID, _ update: (inout PageState) -> Void) {
+        self.update(page, update)
+    }
+
+    public func popupRequested(by opener: PageID, url: String) -> PageID? {
+        guard let session = sessionOf(opener), !session.isClosing,
+              session.pages[opener] != nil || session.pendingPopups[opener] != nil
+        else { return nil }
+        func block(_ reason: Event.PopupBlockReason) -> PageID? {
+            events.append(.popupBlocked(session.id, openerID: opener, url: url, reason: reason))
+            return nil
+        }
+        if session.options.popupPolicy == .block { return block(.policy) }
+        if session.popupCount >= session.options.maxPopups { return block(.limit) }
+        let id = ids.page()
+        var state = PageState(id: id, sessionID: session.id, openerID: opener, role: .popup)
+        state.url = url
+        session.pendingPopups[id] = state
+        pageSessions[id] = session.id
+        return id
+    }
+
+    public func popupReady(_ id: PageID, hasOpener: Bool, windowFeatures: WindowFeatures?) {
+        guard let session = sessionOf(id), var state = session.pendingPopups.removeValue(forKey: id),
+              let opener = state.openerID
+        else { return }
+        state.hasOpener = hasOpener
+        state.windowFeatures = windowFeatures
+        session.order.open(id, openedBy: opener)
+        state.visible = session.order.visible == id
+        session.pages[id] = state
+        events.append(.pageOpened(state))
+        refreshVisibility(session)
+    }
+
+    public func popupAbandoned(_ id: PageID) {
+        guard let session = sessionOf(id), session.pendingPopups.removeValue(forKey: id) != nil else { return }
+        pageSessions[id] = nil
+    }
+
+    public func pageRequestedClose(_ id: PageID) {
+        guard let session = sessionOf(id), !session.isClosing else { return }
+        if session.pendingPopups[id] != nil {
+            engine.closePage(id)
+            popupAbandoned(id)
+        } else if id == session.mainPageID {
+            events.append(.pageCloseRefused(session.id, id, reason: "the main page closes only with its session"))
+        } else if session.pages[id] != nil {
+            removePage(id, from: session, reason: .script)
+        }
+    }
+
+    public func dialogRequested(on page: PageID, kind: Dialog.Kind, message: String, defaultText: String?) -> DialogID? {
+        guard let session = sessionOf(page), !session.isClosing, session.pages[page] != nil else { return nil }
+        let dialog = Dialog(id: ids.dialog(), pageID: page, sessionID: session.id, kind: kind, message: message,
+                            defaultText: kind == .prompt ? (defaultText ?? "") : nil)
+        session.dialogs[dialog.id] = dialog
+        dialogSessions[dialog.id] = session.id
+        events.append(.dialogOpened(dialog))
+        update(page) { $0.dialog = dialog }
+        let policyAnswer: DialogAnswer? = switch session.options.dialogPolicy {
+        case .ask: nil
+        case .accept: DialogAnswer(accept: true, text: session.options.promptText)
+        case .dismiss: .dismiss
+        }
+        if let policyAnswer {
+            // Never answer inside the engine's callback: the engine is still handing the dialog over.
+            Task { @LoopActor [weak self] in
+                guard let self, let still = self.pendingDialog(dialog.id) else { return }
+                self.finish(still, answer: policyAnswer, by: .policy)
+            }
+        }
+        return dialog.id
+    }
+
+    public func webProcessTerminated(_ id: PageID, reason: String) {
+        guard let session = sessionOf(id), session.pages[id] != nil else { return }
+        if let dialog = session.pages[id]?.dialog {
+            finish(dialog, answer: .dismiss, by: .pageClosed)
+        }
+        update(id) {
+            $0.crashed = true
+            $0.isLoading = false
+        }
+        events.append(.pageCrashed(session.id, id, reason: reason))
+    }
+}

@@ -1,0 +1,16 @@
+/// What a session is created with. Defaults are a plain browser window that asks about dialogs.
+public struct SessionOptions: Sendable {
+    public var label: String?
+    public var popupMode: PopupMode = .stacked
+    public var dialogPolicy: DialogPolicy = .ask
+    /// Text a prompt gets when the policy accepts it; nil means the prompt's own default text.
+    public var promptText: String?
+    public var popupPolicy: PopupPolicy = .allow
+    /// Popups a session may have open (or being opened) at once; past it, `window.open` returns null.
+    public var maxPopups: Int = 20
+    /// Appended to the engine's default user agent, after a space (e.g. `GOOGLE_PAY_SUPPORTED`).
+    public var userAgentSuffix: String?
+    public var viewport: Viewport = .standard
+
+    public init() {}
+}

@@ -1,0 +1,2 @@
+import PagehostCore
+print("pagehost")
