@@ -28,7 +28,7 @@ let package = Package(
         // The command line: `pagehost open`, later `serve` and `load`.
         .executableTarget(name: "pagehost", dependencies: ["PagehostCore", "MainLoop", "WebKitEngine"]),
 
-        .testTarget(name: "PagehostCoreTests", dependencies: ["PagehostCore"]),
+        .testTarget(name: "PagehostCoreTests", dependencies: ["PagehostCore", "MainLoop"]),
         .testTarget(name: "WebKitEngineTests", dependencies: ["PagehostCore", "MainLoop", "WebKitEngine"]),
         .testTarget(name: "PagehostCLITests", dependencies: ["PagehostCore"]),
     ],
