@@ -18,6 +18,8 @@ let package = Package(
                        providers: [.apt(["libglib2.0-dev"])]),
         .systemLibrary(name: "CWebKitGTK", pkgConfig: "webkit2gtk-4.1",
                        providers: [.apt(["libwebkit2gtk-4.1-dev"])]),
+        .systemLibrary(name: "CLibWebSockets", pkgConfig: "libwebsockets",
+                       providers: [.apt(["libwebsockets-dev", "libwebsockets-evlib-glib"])]),
 
         // The GLib main-loop thread and the executor that runs LoopActor on it.
         .target(name: "MainLoop", dependencies: ["PagehostCore", "CGLib"]),
@@ -25,12 +27,16 @@ let package = Package(
         // PageEngine on WebKitGTK 4.1.
         .target(name: "WebKitEngine", dependencies: ["PagehostCore", "MainLoop", "CWebKitGTK"]),
 
+        // HTTP API, live WebSocket stream and static files on libwebsockets, a guest on the GLib loop.
+        .target(name: "Server", dependencies: ["PagehostCore", "MainLoop", "CLibWebSockets"]),
+
         // The command line: `pagehost open`, later `serve` and `load`.
-        .executableTarget(name: "pagehost", dependencies: ["PagehostCore", "MainLoop", "WebKitEngine"]),
+        .executableTarget(name: "pagehost", dependencies: ["PagehostCore", "MainLoop", "WebKitEngine", "Server"]),
 
         .testTarget(name: "PagehostCoreTests", dependencies: ["PagehostCore", "MainLoop"]),
         .testTarget(name: "WebKitEngineTests", dependencies: ["PagehostCore", "MainLoop", "WebKitEngine"]),
         .testTarget(name: "PagehostCLITests", dependencies: ["PagehostCore"]),
+        .testTarget(name: "ServerTests", dependencies: ["PagehostCore", "MainLoop", "Server", "WebKitEngine"]),
     ],
     swiftLanguageModes: [.v6]
 )

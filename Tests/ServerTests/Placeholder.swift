@@ -1,0 +1,1 @@
+// Server tests live in this folder.
