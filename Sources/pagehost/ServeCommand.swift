@@ -1,9 +1,91 @@
 import Foundation
+import MainLoop
+import PagehostCore
+import Server
+import Synchronization
+import WebKitEngine
 
-/// `pagehost serve`: the server (HTTP API, stream, dashboard). Built in the server issue.
+/// `pagehost serve`: the server (HTTP API, stream, dashboard) on the GLib loop with the WebKit engine.
+///
+/// Threads: the main thread parses the command line, starts the loop thread and then only waits; everything
+/// else runs on the loop (LoopActor). SIGINT/SIGTERM arrive on a dispatch queue (not `DispatchQueue.main`,
+/// which the GLib loop never drains) and hop onto the loop to shut down.
 enum ServeCommand {
     static func run(_ arguments: [String]) -> Int32 {
-        FileHandle.standardError.write(Data("pagehost: serve is not built yet; use `pagehost open URL`\n".utf8))
-        return 1
+        let configuration: ServerConfiguration
+        do {
+            configuration = try ServeOptions.configuration(arguments: arguments, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            if error.isHelp {
+                print(ServeOptions.usage, terminator: "")
+                return 0
+            }
+            FileHandle.standardError.write(Data("pagehost serve: \(error.message)\n\n\(ServeOptions.usage)".utf8))
+            return 2
+        }
+
+        MainLoop.shared.start()
+        let finished = DispatchSemaphore(value: 0)
+        let run = ServeRun(finished: finished)
+        // Signals are taken off their default action and delivered to a dispatch source instead.
+        let signalQueue = DispatchQueue(label: "pagehost.signals")
+        let sources = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: signalQueue)
+            source.setEventHandler { Task { @LoopActor in run.shutdown(exitCode: 0) } }
+            source.resume()
+            return source
+        }
+        Task { @LoopActor in run.start(configuration) }
+        finished.wait()
+        sources.forEach { $0.cancel() }
+        return run.exitCode.withLock { $0 }
+    }
+}
+
+/// The running server and what `shutdown` undoes. Thread: LoopActor.
+@LoopActor
+private final class ServeRun {
+    private var server: PagehostServer?
+    private var host: SessionHost?
+    private var stopping = false
+    private nonisolated let finished: DispatchSemaphore
+    nonisolated let exitCode = Mutex<Int32>(0)
+
+    nonisolated init(finished: DispatchSemaphore) {
+        self.finished = finished
+    }
+
+    func start(_ configuration: ServerConfiguration) {
+        do {
+            let engine = try WebKitEngine()
+            let host = SessionHost(engine: engine, limits: configuration.hostLimits)
+            let server = PagehostServer(host: host, configuration: configuration)
+            try server.start()
+            self.host = host
+            self.server = server
+            if configuration.demo {
+                do {
+                    try server.openDemoSession()
+                } catch {
+                    FileHandle.standardError.write(Data("pagehost: the demo session did not open: \(error.message)\n".utf8))
+                }
+            }
+            FileHandle.standardOutput.write(Data("pagehost: listening on \(server.baseURL) — dashboard: \(server.dashboardURL)\n".utf8))
+        } catch {
+            FileHandle.standardError.write(Data("pagehost: \(error.message)\n".utf8))
+            shutdown(exitCode: 1)
+        }
+    }
+
+    /// Closes every session, stops listening and the Xvfb pagehost started, and lets `run` return.
+    func shutdown(exitCode code: Int32) {
+        guard !stopping else { return }
+        stopping = true
+        exitCode.withLock { $0 = code }
+        server?.stop()
+        host?.closeAllSessions()
+        WebKitEngine.stopDisplay()
+        finished.signal()
     }
 }
