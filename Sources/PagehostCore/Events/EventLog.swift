@@ -14,6 +14,9 @@ public final class EventLog {
     public private(set) var lastSeq: UInt64 = 0
     private var subscribers: [Int: Subscriber] = [:]
     private var nextToken = 0
+    /// Events appended but not yet handed to subscribers, while a delivery is under way.
+    private var undelivered: [Event] = []
+    private var isDelivering = false
 
     public init(capacity: Int = 10_000) {
         precondition(capacity > 0)
@@ -33,11 +36,26 @@ public final class EventLog {
             ring[start] = event
             start = (start + 1) % capacity
         }
-        // Sorted tokens: subscribers see events in the order they subscribed, every time.
-        for token in subscribers.keys.sorted() {
-            subscribers[token]?(event)
-        }
+        undelivered.append(event)
+        if !isDelivering { deliver() }
         return event
+    }
+
+    /// Hands the queued events to every subscriber in `seq` order. An event a subscriber appends waits until
+    /// every subscriber has seen the one being delivered; otherwise later subscribers would see it first.
+    private func deliver() {
+        isDelivering = true
+        defer { isDelivering = false }
+        var next = 0
+        while next < undelivered.count {
+            let event = undelivered[next]
+            next += 1
+            // Sorted tokens: subscribers see events in the order they subscribed, every time.
+            for token in subscribers.keys.sorted() {
+                subscribers[token]?(event)
+            }
+        }
+        undelivered.removeAll(keepingCapacity: true)
     }
 
     /// The oldest `seq` still held, or nil when none is.

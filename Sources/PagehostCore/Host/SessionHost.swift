@@ -105,7 +105,8 @@ public final class SessionHost {
     public func closeSession(_ id: SessionID) throws(PagehostError) {
         let session = try session(id)
         session.isClosing = true
-        for dialog in session.dialogs.values.sorted(by: { $0.id.rawValue < $1.id.rawValue }) {
+        // In the order they opened: `d10` after `d9`, so by length first.
+        for dialog in session.dialogs.values.sorted(by: { ($0.id.rawValue.count, $0.id.rawValue) < ($1.id.rawValue.count, $1.id.rawValue) }) {
             finish(dialog, answer: .dismiss, by: .pageClosed)
         }
         for pending in session.pendingPopups.keys {

@@ -35,12 +35,12 @@ public struct JSONParser {
         while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
     }
 
+    /// `depth` counts the arrays and objects around the value: only an array or object can nest too deep.
     private mutating func parseValue(depth: Int) throws(Failure) -> JSONValue {
-        guard depth < maxDepth else { throw fail("JSON nested deeper than \(maxDepth) levels") }
         guard index < bytes.count else { throw fail("unexpected end of JSON") }
         switch bytes[index] {
-        case UInt8(ascii: "{"): return try parseObject(depth: depth)
-        case UInt8(ascii: "["): return try parseArray(depth: depth)
+        case UInt8(ascii: "{"): try checkDepth(depth); return try parseObject(depth: depth)
+        case UInt8(ascii: "["): try checkDepth(depth); return try parseArray(depth: depth)
         case UInt8(ascii: "\""): return .string(try parseString())
         case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
         case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
@@ -48,6 +48,10 @@ public struct JSONParser {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
         default: throw fail("unexpected character")
         }
+    }
+
+    private func checkDepth(_ depth: Int) throws(Failure) {
+        guard depth < maxDepth else { throw fail("JSON nested deeper than \(maxDepth) levels") }
     }
 
     private mutating func expectWord(_ word: String) throws(Failure) {
