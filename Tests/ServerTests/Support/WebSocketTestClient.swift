@@ -119,6 +119,19 @@ final class WebSocketTestClient: @unchecked Sendable {
         }
     }
 
+    /// Messages until everything received so far satisfies `stopWhen`, within `timeout` overall.
+    func receive(collectingUntil stopWhen: @escaping @Sendable ([JSONValue]) -> Bool,
+                 timeout: TimeInterval = 15) async throws -> [JSONValue] {
+        try await offPool {
+            let deadline = Date().addingTimeInterval(timeout)
+            var messages: [JSONValue] = []
+            while !stopWhen(messages) {
+                messages.append(try JSONParser.parse(try self.receiveBlocking(deadline: deadline)))
+            }
+            return messages
+        }
+    }
+
     /// Whether the server closed the connection (a close frame or end of stream) within the timeout.
     func waitForClose(timeout: TimeInterval = 10) async -> Bool {
         (try? await offPool { () -> Bool in
