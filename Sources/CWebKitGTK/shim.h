@@ -28,12 +28,13 @@ static inline WebKitWebView *ph_web_view_new_ephemeral(WebKitWebContext *context
                                         NULL));
 }
 
-/// A popup's view: related to its opener (same web process, same storage, window.opener works).
-static inline WebKitWebView *ph_web_view_new_related(WebKitWebView *opener) {
+/// A popup's view: related to its opener (same web process, same storage, window.opener works), with the
+/// opener's settings and a content manager of its own.
+static inline WebKitWebView *ph_web_view_new_related(WebKitWebView *opener, WebKitUserContentManager *content) {
     return WEBKIT_WEB_VIEW(g_object_new(WEBKIT_TYPE_WEB_VIEW,
                                         "related-view", opener,
                                         "settings", webkit_web_view_get_settings(opener),
-                                        "user-content-manager", webkit_web_view_get_user_content_manager(opener),
+                                        "user-content-manager", content,
                                         NULL));
 }
 

@@ -27,27 +27,26 @@ public final class MainLoop: Sendable {
         executor = LoopExecutor()
     }
 
-    /// Starts the loop thread (once) and installs its executor for `LoopActor`. Returns when the loop
-    /// thread owns the main context, so jobs enqueued afterwards run there.
+    /// Starts the loop thread (once) and installs its executor for `LoopActor`. Returns, in every caller,
+    /// only once the loop thread owns the main context and the executor is installed, so jobs enqueued
+    /// afterwards run there. (The lock is held throughout: a second caller waits for the first.)
     public func start() {
-        let ready = DispatchSemaphore(value: 0)
-        let shouldStart = state.withLock { s -> Bool in
-            if s.started { return false }
+        state.withLock { s in
+            guard !s.started else { return }
+            let ready = DispatchSemaphore(value: 0)
+            let box = Unmanaged.passRetained(ThreadStart(loop: self, ready: ready))
+            var thread = pthread_t()
+            let rc = pthread_create(&thread, nil, { raw in
+                let start = Unmanaged<ThreadStart>.fromOpaque(raw!).takeRetainedValue()
+                start.loop.runOnThisThread(ready: start.ready)
+                return nil
+            }, box.toOpaque())
+            precondition(rc == 0, "could not start the main loop thread: \(rc)")
+            ready.wait()
+            LoopActor.install(executor)
+            s.thread = thread
             s.started = true
-            return true
         }
-        guard shouldStart else { return }
-        let box = Unmanaged.passRetained(ThreadStart(loop: self, ready: ready))
-        var thread = pthread_t()
-        let rc = pthread_create(&thread, nil, { raw in
-            let start = Unmanaged<ThreadStart>.fromOpaque(raw!).takeRetainedValue()
-            start.loop.runOnThisThread(ready: start.ready)
-            return nil
-        }, box.toOpaque())
-        precondition(rc == 0, "could not start the main loop thread: \(rc)")
-        state.withLock { $0.thread = thread }
-        ready.wait()
-        LoopActor.install(executor)
     }
 
     private func runOnThisThread(ready: DispatchSemaphore) {

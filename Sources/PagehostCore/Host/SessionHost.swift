@@ -176,7 +176,7 @@ public final class SessionHost {
             throw PagehostError(.badRequest, "viewport must be between \(sides.lowerBound) and \(sides.upperBound) pixels on each side")
         }
         guard options.maxPopups >= 0 else { throw PagehostError(.badRequest, "maxPopups must not be negative") }
-        if let suffix = options.userAgentSuffix, suffix.contains(where: { $0.isNewline || $0.asciiValue.map { $0 < 0x20 } == true }) {
+        if let suffix = options.userAgentSuffix, suffix.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
             throw PagehostError(.badRequest, "userAgentSuffix must not contain control characters")
         }
     }
@@ -294,8 +294,10 @@ extension SessionHost: PageEngineEvents {
                             defaultText: kind == .prompt ? (defaultText ?? "") : nil)
         session.dialogs[dialog.id] = dialog
         dialogSessions[dialog.id] = session.id
-        events.append(.dialogOpened(dialog))
+        // The page shows the dialog before anyone hears of it, so a listener that answers `dialog.opened`
+        // at once finds a consistent page.
         update(page) { $0.dialog = dialog }
+        events.append(.dialogOpened(dialog))
         let policyAnswer: DialogAnswer? = switch session.options.dialogPolicy {
         case .ask: nil
         case .accept: DialogAnswer(accept: true, text: session.options.promptText)

@@ -18,7 +18,9 @@ public enum JSONValue: Sendable, Equatable {
         case let (.string(a), .string(b)): return a == b
         case let (.array(a), .array(b)): return a == b
         case let (.object(a), .object(b)):
-            return a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+            // Members compare as a set: JSON objects are unordered, whatever order a writer chose.
+            guard a.count == b.count else { return false }
+            return a.allSatisfy { key, value in b.contains { $0.0 == key && $0.1 == value } }
         default: return false
         }
     }

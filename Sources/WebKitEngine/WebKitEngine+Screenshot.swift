@@ -1,0 +1,48 @@
+import CWebKitGTK
+import PagehostCore
+
+extension WebKitEngine {
+    /// The visible part of the page (the session's viewport) as PNG. The snapshot is taken on the loop
+    /// thread; the PNG encoding, the slow part, runs off it.
+    public func screenshot(_ id: PageID) async throws(PagehostError) -> [UInt8] {
+        let page = try page(id)
+        let view = page.view
+        let surface: Result<Surface, PagehostError> = await AsyncCallback.run(start: { callback, data in
+            webkit_web_view_get_snapshot(view, WEBKIT_SNAPSHOT_REGION_VISIBLE, WEBKIT_SNAPSHOT_OPTIONS_NONE, nil, callback, data)
+        }, finish: { source, result in
+            var error: UnsafeMutablePointer<GError>?
+            let surface = webkit_web_view_get_snapshot_finish(source?.assumingMemoryBound(to: WebKitWebView.self), result, &error)
+            if let error {
+                let message = error.pointee.message.map { String(cString: $0) } ?? "snapshot failed"
+                g_error_free(error)
+                return .failure(PagehostError(.engine, "could not take a screenshot: \(message)"))
+            }
+            guard let surface else { return .failure(PagehostError(.engine, "could not take a screenshot")) }
+            return .success(Surface(pointer: surface))
+        })
+        let image = try surface.get()
+        let png = await Task.detached { image.encodePNG() }.value
+        guard let png else { throw PagehostError(.engine, "could not encode the screenshot as PNG") }
+        return png
+    }
+}
+
+/// A cairo image surface handed from the loop thread to the PNG encoder: owned by this value, used by one
+/// thread at a time, destroyed after encoding.
+struct Surface: @unchecked Sendable {
+    let pointer: OpaquePointer
+
+    func encodePNG() -> [UInt8]? {
+        defer { cairo_surface_destroy(pointer) }
+        final class Sink { var bytes: [UInt8] = [] }
+        let sink = Sink()
+        let status = withExtendedLifetime(sink) {
+            cairo_surface_write_to_png_stream(pointer, { closure, data, length in
+                let sink = Unmanaged<Sink>.fromOpaque(closure!).takeUnretainedValue()
+                sink.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
+                return CAIRO_STATUS_SUCCESS
+            }, Unmanaged.passUnretained(sink).toOpaque())
+        }
+        return status == CAIRO_STATUS_SUCCESS ? sink.bytes : nil
+    }
+}

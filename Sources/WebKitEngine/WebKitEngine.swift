@@ -1,0 +1,106 @@
+import CWebKitGTK
+import PagehostCore
+
+/// `PageEngine` on WebKitGTK 4.1: every page a `WebKitWebView` in a real `GtkWindow` on Pagehost's private
+/// X display.
+///
+/// Thread: LoopActor, i.e. the GLib main-loop thread, the only thread that touches GTK or WebKit. Create it
+/// there (`try await WebKitEngine()` from async code after `MainLoop.shared.start()`).
+/// Isolation: all sessions share the default `WebKitWebContext`; each session's main view is created with
+/// `is-ephemeral`, which gives it a data store of its own (cookies, local storage, cache) that its popups
+/// share through `related-view` and that no other session sees.
+@LoopActor
+public final class WebKitEngine: PageEngine {
+    public nonisolated let name = "webkit"
+
+    /// Host side: held weakly, the host owns the engine.
+    private(set) weak var events: (any PageEngineEvents)?
+    private var sessions: [SessionID: WebKitSession] = [:]
+    private var pages: [PageID: WebKitPage] = [:]
+    /// Dialogs the pages' scripts wait on, each holding one `webkit_script_dialog_ref`.
+    var dialogs: [DialogID: OpaquePointer] = [:]
+
+    private static let display = XvfbDisplay()
+    private static var toolkitReady = false
+
+    /// The web context every session's views belong to. Pagehost makes its own and never releases it:
+    /// WebKit releases its default context in an `atexit` handler, which aborts when `exit` is called on
+    /// another thread than the loop's (as a test runner or a signal handler does).
+    private static let context: UnsafeMutablePointer<WebKitWebContext> = webkit_web_context_new()
+
+    /// Makes sure there is a display (starting Xvfb if `DISPLAY` is unset) and GTK is initialised.
+    public init() throws(PagehostError) {
+        try WebKitEngine.prepareToolkit()
+    }
+
+    private static func prepareToolkit() throws(PagehostError) {
+        guard !toolkitReady else { return }
+        try display.ensure()
+        guard gtk_init_check(nil, nil) != 0 else {
+            throw PagehostError(.unavailable, "GTK could not open the X display \(display.display ?? "?")")
+        }
+        // Pages of one session share a process through related views; a lean cache suits many sessions.
+        webkit_web_context_set_cache_model(context, WEBKIT_CACHE_MODEL_DOCUMENT_VIEWER)
+        toolkitReady = true
+    }
+
+    /// Stops the Xvfb that Pagehost started, if it started one. Call after every session is closed.
+    public static func stopDisplay() {
+        display.stop()
+    }
+
+    /// The X display in use (`:99`), once the engine exists.
+    public static var displayName: String? { display.display }
+
+    public func attach(_ events: any PageEngineEvents) {
+        self.events = events
+    }
+
+    // MARK: Sessions and pages
+
+    public func openSession(_ id: SessionID, options: SessionOptions) throws(PagehostError) {
+        sessions[id] = WebKitSession(id: id, options: options)
+    }
+
+    public func userAgent(of session: SessionID) -> String {
+        sessions[session]?.userAgent ?? ""
+    }
+
+    public func closeSession(_ id: SessionID) {
+        for page in pages.values where page.session.id == id {
+            closePage(page.id)
+        }
+        sessions.removeValue(forKey: id)?.close()
+    }
+
+    public func openMainPage(_ page: PageID, in session: SessionID, loading request: LoadRequest) throws(PagehostError) {
+        guard let session = sessions[session] else { throw .noSession(session) }
+        let contentManager = PageObserver.makeContentManager()
+        guard let view = ph_web_view_new_ephemeral(WebKitEngine.context, session.settings, contentManager) else {
+            g_object_unref(contentManager)
+            throw PagehostError(.engine, "WebKit could not create a web view")
+        }
+        let main = WebKitPage(id: page, view: view, contentManager: contentManager, session: session, engine: self, isPopup: false)
+        pages[page] = main
+        main.load(request)
+    }
+
+    /// Keeps a popup made inside a `create` signal.
+    func register(_ page: WebKitPage) {
+        pages[page.id] = page
+    }
+
+    public func load(_ request: LoadRequest, in page: PageID) throws(PagehostError) {
+        try self.page(page).load(request)
+    }
+
+    public func closePage(_ id: PageID) {
+        guard let page = pages.removeValue(forKey: id) else { return }
+        page.close()
+    }
+
+    func page(_ id: PageID) throws(PagehostError) -> WebKitPage {
+        guard let page = pages[id], !page.isClosed else { throw .noPage(id) }
+        return page
+    }
+}

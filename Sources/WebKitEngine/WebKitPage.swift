@@ -1,0 +1,339 @@
+import CWebKitGTK
+import PagehostCore
+
+/// One page: a `WebKitWebView` in a `GtkWindow` of its own on Pagehost's private display, and the signal
+/// handlers that turn WebKit's notifications into `PageEngineEvents` calls.
+///
+/// Thread: LoopActor; every signal handler below runs on the loop thread (GLib emits on the thread that
+/// runs the default main context) and enters the actor with `LoopActor.assumeIsolated`.
+/// Ownership: the window owns the view (it sank the view's floating reference); `close()` destroys the
+/// window and drops the page's reference to its content manager (the view holds its own). Handlers hold a `SignalTarget` (weak) so a signal that arrives after `close()` does nothing.
+@LoopActor
+final class WebKitPage {
+    let id: PageID
+    let session: WebKitSession
+    let isPopup: Bool
+    let view: UnsafeMutablePointer<WebKitWebView>
+    private let contentManager: UnsafeMutablePointer<WebKitUserContentManager>
+    private let window: UnsafeMutablePointer<GtkWidget>
+    private unowned let engine: WebKitEngine
+    private var signals: SignalTarget<WebKitPage>!
+
+    /// Numbers this page's navigations; WebKit's load events carry no id of their own.
+    private var navigationID = 0
+    /// Set by `load-failed`, so the `finished` that WebKit emits after a failure does not hide it.
+    private var currentNavigationFailed = false
+    private var sawInsecureContent = false
+    /// `ready-to-show` can fire twice for one popup (WebKit 2.50); one popup stays one page.
+    private var shown = false
+    private(set) var isClosed = false
+    /// The theme colour the page observer last reported (see `PageObserver`).
+    private var observedThemeColor: String?
+
+    init(id: PageID, view: UnsafeMutablePointer<WebKitWebView>, contentManager: UnsafeMutablePointer<WebKitUserContentManager>,
+         session: WebKitSession, engine: WebKitEngine, isPopup: Bool) {
+        self.id = id
+        self.view = view
+        self.contentManager = contentManager
+        self.session = session
+        self.engine = engine
+        self.isPopup = isPopup
+        window = gtk_window_new(GTK_WINDOW_TOPLEVEL)
+        gtk_window_set_decorated(ph_window(window), 0)
+        gtk_window_set_default_size(ph_window(window), gint(session.options.viewport.width), gint(session.options.viewport.height))
+        gtk_container_add(ph_container(window), ph_widget(view))
+        signals = SignalTarget(self)
+        connectSignals()
+        if !isPopup { show() }
+    }
+
+    private var events: (any PageEngineEvents)? { engine.events }
+
+    /// Puts the window on screen: a page outside a mapped window reports `document.hidden` and a 0×0 viewport.
+    private func show() {
+        gtk_widget_show_all(window)
+    }
+
+    /// Destroys the window and with it the view. No handler runs for this page afterwards.
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        signals.target = nil
+        gtk_widget_destroy(window)
+        g_object_unref(contentManager)
+    }
+
+    // MARK: Loading
+
+    func load(_ request: LoadRequest) {
+        switch request {
+        case .url(let url): webkit_web_view_load_uri(view, url)
+        case .html(let html, let baseURL): webkit_web_view_load_html(view, html, baseURL)
+        }
+    }
+
+    // MARK: Signal handlers
+
+    private func connectSignals() {
+        let raw = UnsafeMutableRawPointer(view)
+        typealias Notify = @convention(c) (gpointer?, gpointer?, gpointer?) -> Void
+        let notify: Notify = { _, _, data in
+            let target = SignalTarget<WebKitPage>.from(data)
+            LoopActor.assumeIsolated { target.target?.refresh() }
+        }
+        for property in ["uri", "title", "is-loading", "estimated-load-progress", "theme-color"] {
+            signals.connect(raw, "notify::" + property, notify)
+        }
+
+        typealias LoadChanged = @convention(c) (gpointer?, WebKitLoadEvent, gpointer?) -> Void
+        let loadChanged: LoadChanged = { _, event, data in
+            let target = SignalTarget<WebKitPage>.from(data)
+            let raw = event.rawValue
+            LoopActor.assumeIsolated { target.target?.loadChanged(WebKitLoadEvent(rawValue: raw)) }
+        }
+        signals.connect(raw, "load-changed", loadChanged)
+
+        typealias LoadFailed = @convention(c) (gpointer?, WebKitLoadEvent, UnsafePointer<gchar>?, UnsafeMutablePointer<GError>?, gpointer?) -> gboolean
+        let loadFailed: LoadFailed = { _, event, _, error, data in
+            let target = SignalTarget<WebKitPage>.from(data)
+            let provisional = event == WEBKIT_LOAD_STARTED || event == WEBKIT_LOAD_REDIRECTED
+            let message = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "load failed"
+            LoopActor.assumeIsolated { target.target?.loadFailed(provisional: provisional, message: message) }
+            // Handled: no error page is loaded in its place, so the failure stays the page's navigation state.
+            return 1
+        }
+        signals.connect(raw, "load-failed", loadFailed)
+
+        typealias Insecure = @convention(c) (gpointer?, WebKitInsecureContentEvent, gpointer?) -> Void
+        let insecure: Insecure = { _, _, data in
+            let target = SignalTarget<WebKitPage>.from(data)
+            LoopActor.assumeIsolated { target.target?.insecureContentDetected() }
+        }
+        signals.connect(raw, "insecure-content-detected", insecure)
+
+        typealias Create = @convention(c) (gpointer?, gpointer?, gpointer?) -> UnsafeMutablePointer<GtkWidget>?
+        let create: Create = { _, action, data in
+            let target = SignalTarget<WebKitPage>.from(data)
+            let actionBits = UInt(bitPattern: action)
+            let widget = LoopActor.assumeIsolated { () -> UInt in
+                guard let page = target.target, let action = OpaquePointer(bitPattern: actionBits) else { return 0 }
+                return UInt(bitPattern: page.createPopup(action))
+            }
+            return UnsafeMutablePointer(bitPattern: widget)
+        }
+        signals.connect(raw, "create", create)
+
+        typealias Plain = @convention(c) (gpointer?, gpointer?) -> Void
+        let readyToShow: Plain = { _, data in
+            let target = SignalTarget<WebKitPage>.from(data)
+            LoopActor.assumeIsolated { target.target?.readyToShow() }
+        }
+        signals.connect(raw, "ready-to-show", readyToShow)
+
+        let close: Plain = { _, data in
+            let target = SignalTarget<WebKitPage>.from(data)
+            LoopActor.assumeIsolated {
+                guard let page = target.target else { return }
+                page.events?.pageRequestedClose(page.id)
+            }
+        }
+        signals.connect(raw, "close", close)
+
+        typealias ScriptDialog = @convention(c) (gpointer?, gpointer?, gpointer?) -> gboolean
+        let scriptDialog: ScriptDialog = { _, dialog, data in
+            let target = SignalTarget<WebKitPage>.from(data)
+            let bits = UInt(bitPattern: dialog)
+            return LoopActor.assumeIsolated {
+                guard let page = target.target, let dialog = OpaquePointer(bitPattern: bits) else { return 0 }
+                page.engine.hold(dialog, from: page)
+                return 1
+            }
+        }
+        signals.connect(raw, "script-dialog", scriptDialog)
+
+        typealias Terminated = @convention(c) (gpointer?, WebKitWebProcessTerminationReason, gpointer?) -> Void
+        let terminated: Terminated = { _, reason, data in
+            let target = SignalTarget<WebKitPage>.from(data)
+            let text: String = switch reason {
+            case WEBKIT_WEB_PROCESS_CRASHED: "crashed"
+            case WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT: "exceededMemoryLimit"
+            case WEBKIT_WEB_PROCESS_TERMINATED_BY_API: "terminatedByAPI"
+            default: "terminated"
+            }
+            LoopActor.assumeIsolated {
+                guard let page = target.target else { return }
+                page.events?.webProcessTerminated(page.id, reason: text)
+            }
+        }
+        signals.connect(raw, "web-process-terminated", terminated)
+
+        typealias HistoryChanged = @convention(c) (gpointer?, gpointer?, gpointer?, gpointer?) -> Void
+        let historyChanged: HistoryChanged = { _, _, _, data in
+            let target = SignalTarget<WebKitPage>.from(data)
+            LoopActor.assumeIsolated { target.target?.refresh() }
+        }
+        signals.connect(UnsafeMutableRawPointer(webkit_web_view_get_back_forward_list(view)), "changed", historyChanged)
+
+        typealias Message = @convention(c) (gpointer?, OpaquePointer?, gpointer?) -> Void
+        let message: Message = { _, result, data in
+            let target = SignalTarget<WebKitPage>.from(data)
+            guard let value = PageObserver.message(from: result) else { return }
+            LoopActor.assumeIsolated { target.target?.observerReported(value) }
+        }
+        signals.connect(UnsafeMutableRawPointer(contentManager), "script-message-received::" + PageObserver.handler, message)
+    }
+
+    private func observerReported(_ message: JSONValue) {
+        if let colour = message["themeColor"] {
+            observedThemeColor = colour.stringValue
+            refresh()
+        }
+    }
+
+    /// Reads the view's observable properties; the host keeps only what changed.
+    func refresh() {
+        let url = webkit_web_view_get_uri(view).map { String(cString: $0) } ?? ""
+        let title = webkit_web_view_get_title(view).map { String(cString: $0) } ?? ""
+        let isLoading = webkit_web_view_is_loading(view) != 0
+        let progress = webkit_web_view_get_estimated_load_progress(view)
+        var rgba = GdkRGBA()
+        let engineColor = webkit_web_view_get_theme_color(view, &rgba) != 0 && rgba.alpha > 0 ? WebKitPage.hex(rgba) : nil
+        let themeColor = engineColor ?? observedThemeColor
+        let canGoBack = webkit_web_view_can_go_back(view) != 0
+        let canGoForward = webkit_web_view_can_go_forward(view) != 0
+        events?.pageChanged(id) { state in
+            state.url = url
+            state.title = title
+            state.isLoading = isLoading
+            state.estimatedProgress = progress
+            state.themeColor = themeColor
+            state.canGoBack = canGoBack
+            state.canGoForward = canGoForward
+        }
+    }
+
+    private func loadChanged(_ event: WebKitLoadEvent) {
+        switch event {
+        case WEBKIT_LOAD_STARTED:
+            navigationID += 1
+            currentNavigationFailed = false
+            observedThemeColor = nil
+            sawInsecureContent = false
+            setNavigation(.startedProvisional)
+        case WEBKIT_LOAD_REDIRECTED:
+            setNavigation(.receivedServerRedirect)
+        case WEBKIT_LOAD_COMMITTED:
+            let secure = isSecureConnection()
+            events?.pageChanged(id) { $0.hasOnlySecureContent = secure; $0.crashed = false }
+            setNavigation(.committed)
+        case WEBKIT_LOAD_FINISHED:
+            if !currentNavigationFailed { setNavigation(.finished) }
+        default:
+            break
+        }
+        refresh()
+    }
+
+    private func loadFailed(provisional: Bool, message: String) {
+        if navigationID == 0 { navigationID = 1 }
+        currentNavigationFailed = true
+        setNavigation(provisional ? .failedProvisional : .failed, error: message)
+        refresh()
+    }
+
+    private func setNavigation(_ event: Navigation.Event, error: String? = nil) {
+        let navigation = Navigation(id: max(navigationID, 1), event: event, error: error)
+        events?.pageChanged(id) { $0.navigation = navigation }
+    }
+
+    private func insecureContentDetected() {
+        sawInsecureContent = true
+        events?.pageChanged(id) { $0.hasOnlySecureContent = false }
+    }
+
+    private func isSecureConnection() -> Bool {
+        var certificate: UnsafeMutablePointer<GTlsCertificate>?
+        var errors = GTlsCertificateFlags(rawValue: 0)
+        return webkit_web_view_get_tls_info(view, &certificate, &errors) != 0 && errors.rawValue == 0 && !sawInsecureContent
+    }
+
+    /// `create`: the page wants a new window. The session's policy decides; an allowed popup is a view
+    /// related to this one (same web process and storage, so `window.opener` and `postMessage` work).
+    private func createPopup(_ action: OpaquePointer) -> UnsafeMutablePointer<GtkWidget>? {
+        guard !isClosed else { return nil }
+        let request = webkit_navigation_action_get_request(action)
+        let url = request.flatMap { webkit_uri_request_get_uri($0) }.map { String(cString: $0) } ?? ""
+        guard let popupID = events?.popupRequested(by: id, url: url) else { return nil }
+        let popupContent = PageObserver.makeContentManager()
+        let popupView = ph_web_view_new_related(view, popupContent)!
+        let popup = WebKitPage(id: popupID, view: popupView, contentManager: popupContent, session: session, engine: engine, isPopup: true)
+        engine.register(popup)
+        return ph_widget(popupView)
+    }
+
+    /// `ready-to-show`: the popup's window goes on screen and the popup becomes a page of the session.
+    ///
+    /// Whether its script world sees an opener (false for `noopener` and `target=_blank` links) is only
+    /// observable from inside the page, so the popup is announced once an isolated-world check answers, or
+    /// at once if its script shows a dialog first (the check would wait behind the dialog), or after
+    /// `openerCheckDeadline`; a later answer then arrives as an update of `hasOpener`.
+    private func readyToShow() {
+        guard isPopup, !shown, !isClosed else { return }
+        shown = true
+        pendingFeatures = windowFeatures()
+        show()
+        refresh()
+        Task { @LoopActor [weak self] in
+            guard let self else { return }
+            let result = try? await self.engine.evaluate("return window.opener !== null", arguments: [], in: self.id,
+                                                         world: WebKitEngine.isolatedWorld)
+            let hasOpener = result == .bool(true)
+            if !self.announceIfPending(hasOpener: hasOpener), !self.isClosed {
+                self.events?.pageChanged(self.id) { $0.hasOpener = hasOpener }
+            }
+        }
+        Task { @LoopActor [weak self] in
+            try? await Task.sleep(for: WebKitPage.openerCheckDeadline)
+            _ = self?.announceIfPending(hasOpener: false)
+        }
+    }
+
+    static let openerCheckDeadline: Duration = .seconds(2)
+    private var pendingFeatures: WindowFeatures?
+    private var announced = false
+
+    /// Makes the popup a page of its session, once. Returns whether this call did it.
+    func announceIfPending(hasOpener: Bool) -> Bool {
+        guard isPopup, shown, !announced, !isClosed else { return false }
+        announced = true
+        events?.popupReady(id, hasOpener: hasOpener, windowFeatures: pendingFeatures)
+        return true
+    }
+
+    private func windowFeatures() -> WindowFeatures? {
+        guard let properties = webkit_web_view_get_window_properties(view) else { return nil }
+        var geometry = GdkRectangle()
+        webkit_window_properties_get_geometry(properties, &geometry)
+        return WindowFeatures(
+            x: geometry.width > 0 ? Int(geometry.x) : nil,
+            y: geometry.height > 0 ? Int(geometry.y) : nil,
+            width: geometry.width > 0 ? Int(geometry.width) : nil,
+            height: geometry.height > 0 ? Int(geometry.height) : nil,
+            toolbarVisible: webkit_window_properties_get_toolbar_visible(properties) != 0,
+            statusbarVisible: webkit_window_properties_get_statusbar_visible(properties) != 0,
+            scrollbarsVisible: webkit_window_properties_get_scrollbars_visible(properties) != 0,
+            menubarVisible: webkit_window_properties_get_menubar_visible(properties) != 0,
+            locationbarVisible: webkit_window_properties_get_locationbar_visible(properties) != 0,
+            resizable: webkit_window_properties_get_resizable(properties) != 0,
+            fullscreen: webkit_window_properties_get_fullscreen(properties) != 0)
+    }
+
+    static func hex(_ rgba: GdkRGBA) -> String {
+        func byte(_ v: Double) -> String {
+            let n = Int((min(max(v, 0), 1) * 255).rounded())
+            let s = String(n, radix: 16)
+            return s.count == 1 ? "0" + s : s
+        }
+        return "#" + byte(rgba.red) + byte(rgba.green) + byte(rgba.blue)
+    }
+}
