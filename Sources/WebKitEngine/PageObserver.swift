@@ -7,6 +7,10 @@ import PagehostCore
 /// Today it reports the theme colour: WebKitGTK only computes `theme-color` in accelerated compositing,
 /// which Pagehost turns off (hardware acceleration NEVER), so the observer reads `<meta name=theme-color>`
 /// itself, honouring `media`, normalising any CSS colour to `#rrggbb` through a canvas, and following changes.
+///
+/// The message only says "look again": WebKit delivers a popup's messages to the content manager of its
+/// opener (measured with 2.50), so a message cannot tell which page sent it. The engine then reads
+/// `__pagehostThemeColor` from the isolated world of each page of that session.
 enum PageObserver {
     static let world = "pagehost"
     static let handler = "pagehost"
@@ -30,10 +34,12 @@ enum PageObserver {
             }
             return null;
           };
-          let last;
           const report = () => {
             const colour = themeColor();
-            if (colour !== last) { last = colour; handler.postMessage({ themeColor: colour }); }
+            if (colour !== globalThis.__pagehostThemeColor) {
+              globalThis.__pagehostThemeColor = colour;
+              handler.postMessage('themeColor');
+            }
           };
           report();
           new MutationObserver(report).observe(document.documentElement,
@@ -52,11 +58,6 @@ enum PageObserver {
         return manager
     }
 
-    /// The JSON a message carried, or nil.
-    static func message(from result: OpaquePointer?) -> JSONValue? {
-        guard let result, let value = webkit_javascript_result_get_js_value(result),
-              let text = jsc_value_to_json(value, 0) else { return nil }
-        defer { g_free(text) }
-        return try? JSONParser.parse(String(cString: text))
-    }
+    /// Reads what the observer saw in a page's isolated world.
+    static let readThemeColor = "return globalThis.__pagehostThemeColor ?? null"
 }

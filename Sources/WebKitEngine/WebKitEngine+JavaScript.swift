@@ -11,10 +11,8 @@ extension WebKitEngine {
         try await evaluate(script, arguments: arguments, in: id, world: nil)
     }
 
-    /// The script world Pagehost's own checks run in: page scripts cannot see or shadow what it sees.
-    static let isolatedWorld = "pagehost"
-
-    /// `world` nil is the page's own world.
+    /// `world` nil is the page's own world; Pagehost's own checks run in `PageObserver.world`, which page
+    /// scripts can neither see nor shadow.
     func evaluate(_ script: String, arguments: [(String, JSONValue)], in id: PageID, world: String?) async throws(PagehostError) -> JSONValue {
         let page = try page(id)
         let prologue = arguments.map { "\($0.0) = JSON.parse(\($0.0));\n" }.joined()

@@ -44,11 +44,6 @@ public final class WebKitEngine: PageEngine {
         toolkitReady = true
     }
 
-    /// Stops the Xvfb that Pagehost started, if it started one. Call after every session is closed.
-    public static func stopDisplay() {
-        display.stop()
-    }
-
     /// The X display in use (`:99`), once the engine exists.
     public static var displayName: String? { display.display }
 
@@ -83,6 +78,14 @@ public final class WebKitEngine: PageEngine {
         let main = WebKitPage(id: page, view: view, contentManager: contentManager, session: session, engine: self, isPopup: false)
         pages[page] = main
         main.load(request)
+    }
+
+    /// A page observer said something changed in some page of `session`; see `PageObserver` for why every
+    /// page of the session is read again.
+    func observerReported(in session: SessionID) {
+        for page in pages.values where page.session.id == session {
+            page.readObservedThemeColor()
+        }
     }
 
     /// Keeps a popup made inside a `create` signal.

@@ -175,18 +175,40 @@ final class WebKitPage {
         signals.connect(UnsafeMutableRawPointer(webkit_web_view_get_back_forward_list(view)), "changed", historyChanged)
 
         typealias Message = @convention(c) (gpointer?, OpaquePointer?, gpointer?) -> Void
-        let message: Message = { _, result, data in
+        let message: Message = { _, _, data in
             let target = SignalTarget<WebKitPage>.from(data)
-            guard let value = PageObserver.message(from: result) else { return }
-            LoopActor.assumeIsolated { target.target?.observerReported(value) }
+            LoopActor.assumeIsolated {
+                guard let page = target.target else { return }
+                page.engine.observerReported(in: page.session.id)
+            }
         }
         signals.connect(UnsafeMutableRawPointer(contentManager), "script-message-received::" + PageObserver.handler, message)
     }
 
-    private func observerReported(_ message: JSONValue) {
-        if let colour = message["themeColor"] {
-            observedThemeColor = colour.stringValue
-            refresh()
+    private var readingThemeColor = false
+    private var readThemeColorAgain = false
+
+    /// Reads the theme colour the page observer saw in this page's isolated world: one read at a time, and
+    /// one more if asked meanwhile, so the last change is never missed.
+    func readObservedThemeColor() {
+        guard !isClosed else { return }
+        guard !readingThemeColor else {
+            readThemeColorAgain = true
+            return
+        }
+        readingThemeColor = true
+        Task { @LoopActor [weak self] in
+            guard let self else { return }
+            let value = try? await self.engine.evaluate(PageObserver.readThemeColor, arguments: [], in: self.id,
+                                                        world: PageObserver.world)
+            self.readingThemeColor = false
+            guard !self.isClosed else { return }
+            self.observedThemeColor = value?.stringValue
+            self.refresh()
+            if self.readThemeColorAgain {
+                self.readThemeColorAgain = false
+                self.readObservedThemeColor()
+            }
         }
     }
 
@@ -286,7 +308,7 @@ final class WebKitPage {
         Task { @LoopActor [weak self] in
             guard let self else { return }
             let result = try? await self.engine.evaluate("return window.opener !== null", arguments: [], in: self.id,
-                                                         world: WebKitEngine.isolatedWorld)
+                                                         world: PageObserver.world)
             let hasOpener = result == .bool(true)
             if !self.announceIfPending(hasOpener: hasOpener), !self.isClosed {
                 self.events?.pageChanged(self.id) { $0.hasOpener = hasOpener }

@@ -2,12 +2,13 @@ import Foundation
 import PagehostCore
 
 /// Pagehost's private X display: WebKitGTK needs one. If `DISPLAY` is set it is used as it is; otherwise an
-/// `Xvfb` is started (`-displayfd`, `-nolisten tcp`) and stopped at `stop()`.
+/// `Xvfb` is started (`-displayfd`, `-nolisten tcp`, `-terminate`).
 ///
-/// `-terminate` makes Xvfb exit once its last client (this process's GTK connection) goes away, so a
-/// pagehost killed with SIGKILL does not leave its display behind.
+/// It is never killed from here: `-terminate` makes Xvfb exit as soon as its last client, this process's GTK
+/// connection, goes away, which is when pagehost exits, however it exits (SIGKILL included). Killing it
+/// earlier would make GDK end the process with status 1 on the lost connection.
 final class XvfbDisplay: @unchecked Sendable {
-    /// The Xvfb this process started, if any. Guarded by being touched only while starting and stopping.
+    /// The Xvfb this process started, if any. Touched only while starting (once, on the loop thread).
     private var process: Process?
     private(set) var display: String?
 
@@ -49,14 +50,6 @@ final class XvfbDisplay: @unchecked Sendable {
         // GTK would prefer a Wayland socket if one were announced; Pagehost draws on its own X display.
         unsetenv("WAYLAND_DISPLAY")
         display = name
-    }
-
-    /// Stops the Xvfb this process started (if it started one).
-    func stop() {
-        guard let process, process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
-        self.process = nil
     }
 
     var startedByUs: Bool { process != nil }

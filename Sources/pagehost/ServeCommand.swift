@@ -85,7 +85,6 @@ private final class ServeRun {
         exitCode.withLock { $0 = code }
         server?.stop()
         host?.closeAllSessions()
-        WebKitEngine.stopDisplay()
         finished.signal()
     }
 }

@@ -1,0 +1,70 @@
+import Foundation
+import PagehostCore
+import Testing
+
+/// `pagehost open`: the real executable, the real engine, the bundled demo page.
+@Suite
+struct OpenCommandTests {
+    @Test func theDemoPagePrintsItsPopupAndItsDialogAsJSONLines() throws {
+        let shots = FileManager.default.temporaryDirectory.appendingPathComponent("pagehost-shots-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: shots) }
+        let demo = PagehostProcess.repository.appendingPathComponent("examples/demo/index.html").path
+        let output = try PagehostProcess.run(["open", demo, "--duration", "4", "--dialogs", "dismiss", "--screenshot", shots.path])
+        #expect(output.status == 0, "stderr: \(output.stderr)")
+        let events = try output.events()
+        let types = events.compactMap { $0["type"]?.stringValue }
+        #expect(types.first == "session.created")
+        #expect(types.last == "session.closed")
+
+        let popup = try #require(events.first { $0["type"] == "page.opened" && $0["openerId"] != .null })
+        let main = try #require(events.first { $0["type"] == "page.opened" && $0["openerId"] == .null })
+        #expect(popup["openerId"] == main["pageId"])
+        #expect(popup["page"]?["role"] == "popup")
+
+        let dialog = try #require(events.first { $0["type"] == "dialog.opened" })
+        #expect(dialog["dialog"]?["kind"] == "confirm")
+        let answered = try #require(events.first { $0["type"] == "dialog.closed" })
+        #expect(answered["answer"]?["accept"] == false)
+        #expect(answered["by"] == "policy")
+
+        // seq increases by one from line to line: nothing printed is lost or reordered.
+        let seqs = events.compactMap { $0["seq"]?.intValue }
+        #expect(seqs == Array(1...seqs.count))
+
+        // One PNG per page open at the end.
+        let files = try FileManager.default.contentsOfDirectory(atPath: shots.path).sorted()
+        #expect(files.count == 2)
+        for file in files {
+            let bytes = try Data(contentsOf: shots.appendingPathComponent(file))
+            #expect(Array(bytes.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
+        }
+    }
+
+    @Test(arguments: [
+        (["open"], "a URL or FILE"),
+        (["open", "about:blank", "--popup-mode", "sideways"], "--popup-mode"),
+        (["open", "about:blank", "--dialogs", "ask"], "--dialogs"),
+        (["open", "about:blank", "--viewport", "10x10"], "--viewport"),
+        (["open", "about:blank", "--duration", "-1"], "--duration"),
+        (["open", "about:blank", "--frobnicate"], "--frobnicate"),
+        (["open", "/no/such/file.html"], "/no/such/file.html"),
+        (["teleport"], "teleport"),
+    ])
+    func badArgumentsExitWithTwoAndSayWhat(arguments: [String], named: String) throws {
+        let output = try PagehostProcess.run(arguments)
+        #expect(output.status == 2)
+        #expect(output.stderr.contains(named))
+        #expect(output.stdout.isEmpty)
+    }
+
+    @Test func helpListsTheCommands() throws {
+        let output = try PagehostProcess.run(["--help"])
+        #expect(output.status == 0)
+        for command in ["serve", "open"] {
+            #expect(output.stdout.contains("  \(command)"))
+        }
+        let open = try PagehostProcess.run(["open", "--help"])
+        #expect(open.status == 0)
+        #expect(open.stdout.contains("--screenshot DIR"))
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import PagehostCore
+
+/// Runs the built `pagehost` executable (it sits next to the test bundle) and collects what it prints.
+struct PagehostProcess {
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+
+        /// stdout's JSON lines, parsed; a line that is not JSON fails the parse.
+        func events() throws -> [JSONValue] {
+            try stdout.split(separator: "\n").map { try JSONParser.parse(String($0)) }
+        }
+    }
+
+    static var executable: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("pagehost")
+    }
+
+    /// The repository's root, for the bundled examples.
+    static var repository: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    /// Runs `pagehost ARGUMENTS` to its end; a run that outlives `timeout` is killed and reported.
+    static func run(_ arguments: [String], timeout: TimeInterval = 60) throws -> Output {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Drain both pipes while it runs, so a chatty run cannot block on a full pipe.
+        let stdout = Drain(out.fileHandleForReading), stderr = Drain(err.fileHandleForReading)
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline {
+            usleep(20_000)
+        }
+        if process.isRunning {
+            process.interrupt()
+            process.waitUntilExit()
+            throw RunError.timedOut(arguments)
+        }
+        process.waitUntilExit()
+        return Output(status: process.terminationStatus, stdout: stdout.text(), stderr: stderr.text())
+    }
+
+    enum RunError: Error {
+        case timedOut([String])
+    }
+}
+
+/// Reads a pipe to its end on a thread of its own.
+final class Drain: @unchecked Sendable {
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle) {
+        Thread { [self] in
+            self.data = handle.readDataToEndOfFile()
+            self.done.signal()
+        }.start()
+    }
+
+    func text() -> String {
+        done.wait()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
