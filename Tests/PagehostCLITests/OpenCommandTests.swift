@@ -40,6 +40,29 @@ struct OpenCommandTests {
         }
     }
 
+    @Test func ctrlCClosesTheSessionCleanly() throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("pagehost-open-\(UUID().uuidString).jsonl")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: log) }
+        let process = Process()
+        process.executableURL = PagehostProcess.executable
+        process.arguments = ["open", "data:text/html,<title>waiting</title>"]
+        process.standardOutput = try FileHandle(forWritingTo: log)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        func printed() -> String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+        // Without --duration it runs until interrupted: wait for the page to load, then press Ctrl-C.
+        let deadline = Date().addingTimeInterval(60)
+        while !printed().contains("\"finished\""), process.isRunning, Date() < deadline { usleep(20_000) }
+        #expect(process.isRunning)
+        process.interrupt()
+        while process.isRunning, Date() < deadline { usleep(20_000) }
+        #expect(!process.isRunning)
+        #expect(process.terminationStatus == 0)
+        let types = printed().split(separator: "\n").compactMap { try? JSONParser.parse(String($0))["type"]?.stringValue }
+        #expect(Array(types.suffix(2)) == ["page.closed", "session.closed"])
+    }
+
     @Test(arguments: [
         (["open"], "a URL or FILE"),
         (["open", "about:blank", "--popup-mode", "sideways"], "--popup-mode"),
