@@ -39,9 +39,9 @@ export class SessionView {
     r.pages = h('div', { class: 'page-area' });
     r.timeline = h('ol', { class: 'timeline', attrs: { 'aria-live': 'off' } });
     r.head = h('header', { class: 'session-head' },
-      h('div', { class: 'session-title-row' }, r.label, r.id, r.engine, r.mode),
-      r.meta, r.ua,
-      h('div', { class: 'session-actions' }, r.closeSession), r.error);
+      h('div', { class: 'session-title-row' }, r.label, r.id, r.engine, r.mode,
+        h('div', { class: 'session-actions' }, r.closeSession)),
+      r.meta, r.ua, r.error);
     r.layout = h('div', { class: 'session-layout' },
       h('section', { class: 'pages-panel', attrs: { 'aria-label': 'Pages' } }, r.tabstrip, r.pages),
       h('section', { class: 'timeline-panel', attrs: { 'aria-labelledby': 'timeline-heading' } },

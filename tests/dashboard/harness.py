@@ -164,7 +164,14 @@ def make_browser(width=1280, height=800):
     service = Service(os.environ.get('CHROMEDRIVER_BIN') or shutil.which('chromedriver') or '/usr/bin/chromedriver')
     driver = webdriver.Chrome(options=options, service=service)
     driver.set_script_timeout(WAIT)
+    set_viewport(driver, width, height)
     return driver
+
+
+def set_viewport(driver, width, height):
+    """The page's viewport is exactly width×height (a headless window's size includes its frame)."""
+    driver.execute_cdp_cmd('Emulation.setDeviceMetricsOverride',
+                           {'width': width, 'height': height, 'deviceScaleFactor': 1, 'mobile': False})
 
 
 class DashboardTestCase(unittest.TestCase):
