@@ -11,6 +11,8 @@ export class Thumbnails {
     /** @type {Map<string, {sid, pid, last, inFlight, again, timer, url, onUpdate}>} */
     this.pages = new Map();
     this.fetches = 0;
+    /** When the latest fetches started (performance.now()), for the tests of the rate limit. */
+    this.started = [];
   }
 
   /**
@@ -39,6 +41,8 @@ export class Thumbnails {
     entry.inFlight = true;
     entry.last = performance.now();
     this.fetches += 1;
+    this.started.push({ pid: entry.pid, at: entry.last });
+    if (this.started.length > 50) this.started.shift();
     try {
       const blob = await this.api.screenshot(entry.sid, entry.pid);
       if (this.pages.get(entry.pid) !== entry) return;
