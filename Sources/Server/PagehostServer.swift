@@ -45,6 +45,11 @@ public final class PagehostServer {
         return port
     }
 
+    /// A server dropped without `stop()` stops listening too.
+    isolated deinit {
+        transport?.stop()
+    }
+
     /// Closes every connection and stops listening. Sessions stay open (the caller closes them).
     public func stop() {
         transport?.stop()

@@ -5,7 +5,7 @@ import PagehostCore
 /// - Events queue as serialized messages, in `seq` order.
 /// - Once `coalesceAfterBytes` are queued (the client is behind), a `page.updated` for a page that already
 ///   has one queued replaces it: the queued one is removed and one message with both changes (later values
-///   win) is appended with the newer `seq`, listing the folded seqs in `coalesced`.
+///   win) is appended with the newer `seq`; its `coalesced` member counts the earlier events folded into it.
 /// - Past `maxBytes`, every queued event is dropped and a snapshot marker takes their place; until the
 ///   snapshot is written, new events are not queued (the snapshot, built when written, covers them).
 /// - Command answers (`result`, `error`) are never dropped; if they alone pass `maxBytes`, the client is
@@ -52,13 +52,14 @@ struct StreamOutbox {
         var pageID: PageID
         var seq: UInt64
         var changes: [(String, JSONValue)]
-        var folded: [UInt64]
+        /// Earlier `page.updated` events folded into this one.
+        var folded: Int
         var bytes: [UInt8]
 
         mutating func render() {
             var json = Event(seq: seq, payload: .pageUpdated(sessionID, pageID, changes: changes)).json
-            if !folded.isEmpty, case .object(var members) = json {
-                members.append(("coalesced", .array(folded.map { .number(Double($0)) })))
+            if folded > 0, case .object(var members) = json {
+                members.append(("coalesced", .int(folded)))
                 json = .object(members)
             }
             bytes = Array(json.serialized.utf8)
@@ -103,7 +104,7 @@ struct StreamOutbox {
         if case .pageUpdated(let sid, let pid, let changes) = event.payload {
             if bytes >= coalesceAfterBytes, let number = updates[pid], case .update(var pending)? = items[number] {
                 remove(number)
-                pending.folded.append(pending.seq)
+                pending.folded += 1
                 pending.seq = event.seq
                 pending.changes = Self.merge(pending.changes, changes)
                 pending.render()
@@ -111,7 +112,7 @@ struct StreamOutbox {
                 updates[pid] = append(.update(pending))
                 return checkBound(.coalesced)
             }
-            var pending = PendingUpdate(sessionID: sid, pageID: pid, seq: event.seq, changes: changes, folded: [], bytes: [])
+            var pending = PendingUpdate(sessionID: sid, pageID: pid, seq: event.seq, changes: changes, folded: 0, bytes: [])
             pending.render()
             updates[pid] = append(.update(pending))
             return checkBound(.queued)
@@ -175,7 +176,7 @@ struct StreamOutbox {
             items[number] = nil
             bytes -= item.byteCount
             switch item {
-            case .update(let update): droppedEvents += 1 + update.folded.count
+            case .update(let update): droppedEvents += 1 + update.folded
             default: droppedEvents += 1
             }
         }

@@ -12,7 +12,8 @@ import PagehostCore
 /// Thread: the loop thread only. Created, started and stopped inside LoopActor.
 @LoopActor
 final class LWSTransport {
-    private unowned let handler: any TransportHandler
+    /// Weak: a server that goes away without `stop()` leaves callbacks with nothing to call (they then do nothing).
+    private weak var weakHandler: (any TransportHandler)?
     private var context: OpaquePointer?
     private var protocols: UnsafeMutablePointer<lws_protocols>?
     private var cStrings: [UnsafeMutablePointer<CChar>] = []
@@ -22,12 +23,21 @@ final class LWSTransport {
     /// Upgrades let through, waiting for LWS_CALLBACK_ESTABLISHED.
     private var upgrades: [OpaquePointer: HTTPRequest] = [:]
     private let socketSendBufferBytes: Int
+    /// Set by `stop()`. With a foreign loop lws finishes tearing the context down on later loop iterations, and
+    /// its callbacks may still come; from then on they do nothing.
+    private var isStopped = false
+    /// The handler during one callback (checked present at its start, held for its duration).
+    private var currentHandler: (any TransportHandler)?
+    private var handler: any TransportHandler { currentHandler! }
+    /// The context's own reference to this object (its `user` pointer), dropped when lws destroys the last
+    /// protocol, so a late callback never finds freed memory.
+    private var retainedByContext: Unmanaged<LWSTransport>?
 
     /// The subprotocol of the stream.
     static let streamProtocol = "pagehost.v1"
 
     init(handler: any TransportHandler, socketSendBufferBytes: Int) {
-        self.handler = handler
+        self.weakHandler = handler
         self.socketSendBufferBytes = socketSendBufferBytes
     }
 
@@ -57,7 +67,8 @@ final class LWSTransport {
         info.protocols = UnsafePointer(protocols)
         info.options = pagehost_lws_option_glib()
         info.foreign_loops = loops
-        info.user = Unmanaged.passUnretained(self).toOpaque()
+        let retained = Unmanaged.passRetained(self)
+        info.user = retained.toOpaque()
         info.gid = -1
         info.uid = -1
         info.max_http_header_data = 16 << 10
@@ -66,39 +77,59 @@ final class LWSTransport {
         // Slow answers (scripts, screenshots) keep a request open; lws's default would cut them at 5 s.
         info.timeout_secs = 120
         guard let context = lws_create_context(&info) else {
-            releaseMemory()
+            retained.release()
             throw PagehostError(.unavailable, "cannot listen on \(host):\(port) (address in use, or not an address of this machine?)")
         }
         self.context = context
+        retainedByContext = retained
         guard let vhost = lws_get_vhost_by_name(context, "default") else { return port }
         return Int(lws_get_vhost_listen_port(vhost))
     }
 
     /// Closes every connection and the listening socket.
     func stop() {
-        guard let context else { return }
-        self.context = nil
-        lws_context_destroy(context)
-        for stream in streams.values { handler.streamClosed(stream.client) }
+        guard let context, !isStopped else { return }
+        for stream in streams.values { weakHandler?.streamClosed(stream.client) }
         streams.removeAll()
         for exchange in exchanges.values { exchange.isClosed = true }
         exchanges.removeAll()
         upgrades.removeAll()
-        releaseMemory()
+        isStopped = true
+        lws_context_destroy(context)
     }
 
-    private func releaseMemory() {
+    /// The protocols, names and loop array stay allocated as long as lws may read them: until this object goes.
+    isolated deinit {
+        protocols?.deinitialize(count: 3)
         protocols?.deallocate()
-        protocols = nil
         foreignLoops?.deallocate()
-        foreignLoops = nil
         cStrings.forEach { free($0) }
-        cStrings.removeAll()
     }
 
     // MARK: Callbacks (the loop thread, inside lws)
 
     fileprivate func callback(_ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+        if reason == LWS_CALLBACK_PROTOCOL_DESTROY, let name = lws_get_protocol(wsi)?.pointee.name,
+           String(cString: name) == Self.streamProtocol {
+            // The last protocol goes: lws is done with this object.
+            let retained = retainedByContext
+            retainedByContext = nil
+            context = nil
+            retained?.release()
+            return 0
+        }
+        guard !isStopped, let handler = weakHandler else {
+            return reason == LWS_CALLBACK_HTTP || reason == LWS_CALLBACK_RECEIVE ? -1 : 0
+        }
+        return handle(wsi, reason, input, length, handler)
+    }
+
+    private func handle(_ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ input: UnsafeMutableRawPointer?, _ length: Int,
+                        _ handler: any TransportHandler) -> Int32 {
+        // lws can call back re-entrantly (a failed write closes the connection inside the writeable callback).
+        let outer = currentHandler
+        currentHandler = handler
+        defer { currentHandler = outer }
         switch reason {
         case LWS_CALLBACK_HTTP:
             return httpRequest(wsi)
@@ -197,7 +228,7 @@ final class LWSTransport {
 
     private func respond(_ response: HTTPResponse, on exchange: HTTPExchange, transaction: Int) {
         guard !exchange.isClosed, exchange.transaction == transaction else { return }
-        handler.answered(status: response.status)
+        weakHandler?.answered(status: response.status)
         exchange.respond(response, transaction: transaction)
     }
 

@@ -40,6 +40,14 @@ final class FakeEngine: PageEngine {
         [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
     }
 
+    func perform(_ action: HistoryAction, in page: PageID) throws(PagehostError) {}
+
+    func find(_ command: FindCommand, in page: PageID) async throws(PagehostError) -> Int? { nil }
+
+    func scroll(_ page: PageID, to target: ScrollTarget) async throws(PagehostError) {}
+
+    func click(_ selector: String, in page: PageID) async throws(PagehostError) {}
+
     /// Opens a popup from `opener` as a page would with `window.open`.
     @discardableResult
     func openPopup(from opener: PageID, url: String) -> PageID? {
