@@ -53,7 +53,7 @@ export class PageCard {
     r.swatch = h('span', { class: 'swatch', attrs: { 'aria-hidden': 'true' } });
     r.role = h('span', { class: 'badge role', text: page.role === 'main' ? 'main' : 'popup' });
     r.pid = h('span', { class: 'page-id', text: pid });
-    r.title = h('h3', { class: 'page-title', id: `page-${pid}-title` });
+    r.title = h('h3', { class: 'page-title', id: `page-${pid}-title`, tabIndex: -1 });
     r.where = h('span', { class: 'badge where' });
     r.dialogBadge = h('span', { class: 'badge dialog-badge', text: 'dialog waiting', hidden: true });
     r.crashBadge = h('span', { class: 'badge crash-badge', text: 'crashed', hidden: true });
@@ -202,11 +202,15 @@ export class PageCard {
     }
   }
 
+  /** Not `disabled` while closing: that would drop the keyboard focus before the card goes. */
   closePage() {
-    const button = this.refs.close;
-    button.disabled = true;
-    this.run('Closing the popup', () => this.api.closePage(this.sessionId, this.pageId))
-      .finally(() => { if (this.node.isConnected) button.disabled = false; });
+    if (this.closing) return;
+    this.closing = true;
+    this.refs.close?.setAttribute('aria-disabled', 'true');
+    this.run('Closing the popup', () => this.api.closePage(this.sessionId, this.pageId)).finally(() => {
+      this.closing = false;
+      this.refs.close?.removeAttribute('aria-disabled');
+    });
   }
 
   navigate() {
@@ -219,6 +223,10 @@ export class PageCard {
   reload() {
     const url = this.page?.url;
     this.run('Reloading', () => this.api.navigate(this.sessionId, this.pageId, url));
+  }
+
+  focusTitle() {
+    this.refs.title.focus();
   }
 
   destroy() {

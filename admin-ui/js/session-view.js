@@ -111,8 +111,10 @@ export class SessionView {
     setText(r.meta, `${pages.length} page${pages.length === 1 ? '' : 's'} open · created ${formatAge(session.createdAt)} ago`);
     setText(r.ua, `User agent: ${session.userAgent}`);
 
+    let focusLost = false;
     for (const [pid, card] of this.cards) {
       if (!session.pages.has(pid)) {
+        focusLost ||= card.node.contains(document.activeElement) || Boolean(this.tabs.get(pid)?.node.contains(document.activeElement));
         card.destroy();
         this.cards.delete(pid);
         this.peeked.delete(pid);
@@ -131,6 +133,8 @@ export class SessionView {
     if (session.popupMode === 'tabbed') this.drawTabs(session, pages);
     else this.drawStack(pages);
     this.timeline.render(session.id, session.timeline);
+    // The page whose × had the focus is gone: the keyboard goes on from the page now visible.
+    if (focusLost) this.cards.get(pages.find((p) => p.visible)?.id ?? pages[0]?.id)?.focusTitle();
   }
 
   drawStack(pages) {

@@ -102,6 +102,8 @@ class SessionsTests(DashboardTestCase):
         pages = [p['id'] for p in self.api.session(sid)['pages']]
         self.assertEqual(pages, [main], 'the server closed the popup')
         self.element(f'.page-card[data-page-id="{main}"].is-top')
+        self.assertEqual(self.browser.execute_script('return document.activeElement.closest(".page-card")?.dataset.pageId'),
+                         main, 'the keyboard focus moves to the page now on top')
         self.wait(lambda d: any(f'{popup} closed (reason: admin)' in li.get_attribute('textContent')
                                 for li in d.find_elements(By.CSS_SELECTOR, '.timeline li')),
                   'the timeline says why the popup closed')
