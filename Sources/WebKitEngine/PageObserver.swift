@@ -4,13 +4,14 @@ import PagehostCore
 /// What Pagehost reads from inside a page, where WebKit has no notification for it: a script in an
 /// isolated world (page scripts can neither see nor fake it) that posts to a message handler of that world.
 ///
-/// Today it reports the theme colour: WebKitGTK only computes `theme-color` in accelerated compositing,
-/// which Pagehost turns off (hardware acceleration NEVER), so the observer reads `<meta name=theme-color>`
-/// itself, honouring `media`, normalising any CSS colour to `#rrggbb` through a canvas, and following changes.
+/// It reports the theme colour, and the scroll position and content size. WebKitGTK only computes
+/// `theme-color` in accelerated compositing, which Pagehost turns off (hardware acceleration NEVER), so the
+/// observer reads `<meta name=theme-color>` itself, honouring `media` and normalising any CSS colour to
+/// `#rrggbb` through a canvas. Changes are batched to one report per animation frame.
 ///
 /// The message only says "look again": WebKit delivers a popup's messages to the content manager of its
 /// opener (measured with 2.50), so a message cannot tell which page sent it. The engine then reads
-/// `__pagehostThemeColor` from the isolated world of each page of that session.
+/// `__pagehostState` from the isolated world of each page of that session.
 enum PageObserver {
     static let world = "pagehost"
     static let handler = "pagehost"
@@ -34,16 +35,27 @@ enum PageObserver {
             }
             return null;
           };
+          const scroll = () => {
+            const root = document.scrollingElement || document.documentElement;
+            return { x: scrollX, y: scrollY, contentWidth: root.scrollWidth, contentHeight: root.scrollHeight };
+          };
+          let scheduled = false;
           const report = () => {
-            const colour = themeColor();
-            if (colour !== globalThis.__pagehostThemeColor) {
-              globalThis.__pagehostThemeColor = colour;
-              handler.postMessage('themeColor');
+            scheduled = false;
+            const state = { themeColor: themeColor(), scroll: scroll() };
+            if (JSON.stringify(state) !== JSON.stringify(globalThis.__pagehostState)) {
+              globalThis.__pagehostState = state;
+              handler.postMessage('state');
             }
           };
+          // At most one report per frame, however many scroll or DOM changes come in.
+          const soon = () => { if (!scheduled) { scheduled = true; requestAnimationFrame(report); } };
           report();
-          new MutationObserver(report).observe(document.documentElement,
+          new MutationObserver(soon).observe(document.head || document.documentElement,
             { subtree: true, childList: true, attributes: true, attributeFilter: ['content', 'name', 'media'] });
+          new ResizeObserver(soon).observe(document.documentElement);
+          addEventListener('scroll', soon, { passive: true });
+          addEventListener('resize', soon, { passive: true });
         })();
         """
 
@@ -59,5 +71,5 @@ enum PageObserver {
     }
 
     /// Reads what the observer saw in a page's isolated world.
-    static let readThemeColor = "return globalThis.__pagehostThemeColor ?? null"
+    static let readState = "return globalThis.__pagehostState ?? null"
 }

@@ -28,9 +28,11 @@ public final class WebKitEngine: PageEngine {
     /// another thread than the loop's (as a test runner or a signal handler does).
     private static let context: UnsafeMutablePointer<WebKitWebContext> = webkit_web_context_new()
 
-    /// Makes sure there is a display (starting Xvfb if `DISPLAY` is unset) and GTK is initialised.
-    public init() throws(PagehostError) {
+    /// Makes sure there is a display (starting Xvfb if `DISPLAY` is unset) and GTK is initialised, and serves
+    /// `customSchemes` from their folders.
+    public init(customSchemes: [CustomScheme] = []) throws(PagehostError) {
         try WebKitEngine.prepareToolkit()
+        CustomSchemeHandler.register(customSchemes, in: WebKitEngine.context)
     }
 
     private static func prepareToolkit() throws(PagehostError) {
@@ -84,7 +86,7 @@ public final class WebKitEngine: PageEngine {
     /// page of the session is read again.
     func observerReported(in session: SessionID) {
         for page in pages.values where page.session.id == session {
-            page.readObservedThemeColor()
+            page.readObservedState()
         }
     }
 

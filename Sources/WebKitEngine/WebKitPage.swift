@@ -16,8 +16,8 @@ final class WebKitPage {
     let view: UnsafeMutablePointer<WebKitWebView>
     private let contentManager: UnsafeMutablePointer<WebKitUserContentManager>
     private let window: UnsafeMutablePointer<GtkWidget>
-    private unowned let engine: WebKitEngine
-    private var signals: SignalTarget<WebKitPage>!
+    unowned let engine: WebKitEngine
+    private(set) var signals: SignalTarget<WebKitPage>!
 
     /// Numbers this page's navigations; WebKit's load events carry no id of their own.
     private var navigationID = 0
@@ -29,6 +29,10 @@ final class WebKitPage {
     private(set) var isClosed = false
     /// The theme colour the page observer last reported (see `PageObserver`).
     private var observedThemeColor: String?
+    /// Find-in-page requests waiting for WebKit's answer (see `WebKitPage+Find`).
+    var pendingFinds: [CheckedContinuation<Int, Never>] = []
+    /// The number of matches of the current search.
+    var lastFindCount = 0
 
     init(id: PageID, view: UnsafeMutablePointer<WebKitWebView>, contentManager: UnsafeMutablePointer<WebKitUserContentManager>,
          session: WebKitSession, engine: WebKitEngine, isPopup: Bool) {
@@ -47,7 +51,7 @@ final class WebKitPage {
         if !isPopup { show() }
     }
 
-    private var events: (any PageEngineEvents)? { engine.events }
+    var events: (any PageEngineEvents)? { engine.events }
 
     /// Puts the window on screen: a page outside a mapped window reports `document.hidden` and a 0×0 viewport.
     private func show() {
@@ -69,6 +73,10 @@ final class WebKitPage {
         switch request {
         case .url(let url): webkit_web_view_load_uri(view, url)
         case .html(let html, let baseURL): webkit_web_view_load_html(view, html, baseURL)
+        case .data(let bytes, let mimeType, let encoding, let baseURL):
+            let data = bytes.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
+            webkit_web_view_load_bytes(view, data, mimeType, encoding, baseURL)
+            g_bytes_unref(data)
         }
     }
 
@@ -183,31 +191,40 @@ final class WebKitPage {
             }
         }
         signals.connect(UnsafeMutableRawPointer(contentManager), "script-message-received::" + PageObserver.handler, message)
+        connectPolicySignals()
+        connectFindSignals()
     }
 
-    private var readingThemeColor = false
-    private var readThemeColorAgain = false
+    private var readingState = false
+    private var readStateAgain = false
 
-    /// Reads the theme colour the page observer saw in this page's isolated world: one read at a time, and
-    /// one more if asked meanwhile, so the last change is never missed.
-    func readObservedThemeColor() {
+    /// Reads what the page observer saw in this page's isolated world: one read at a time, and one more if
+    /// asked meanwhile, so the last change is never missed.
+    func readObservedState() {
         guard !isClosed else { return }
-        guard !readingThemeColor else {
-            readThemeColorAgain = true
+        guard !readingState else {
+            readStateAgain = true
             return
         }
-        readingThemeColor = true
+        readingState = true
         Task { @LoopActor [weak self] in
             guard let self else { return }
-            let value = try? await self.engine.evaluate(PageObserver.readThemeColor, arguments: [], in: self.id,
+            let value = try? await self.engine.evaluate(PageObserver.readState, arguments: [], in: self.id,
                                                         world: PageObserver.world)
-            self.readingThemeColor = false
+            self.readingState = false
             guard !self.isClosed else { return }
-            self.observedThemeColor = value?.stringValue
+            if let value, value != .null {
+                self.observedThemeColor = value["themeColor"]?.stringValue
+                if let scroll = value["scroll"], let x = scroll["x"]?.doubleValue, let y = scroll["y"]?.doubleValue,
+                   let width = scroll["contentWidth"]?.doubleValue, let height = scroll["contentHeight"]?.doubleValue {
+                    let state = ScrollState(x: x, y: y, contentWidth: width, contentHeight: height)
+                    self.events?.pageChanged(self.id) { $0.scroll = state }
+                }
+            }
             self.refresh()
-            if self.readThemeColorAgain {
-                self.readThemeColorAgain = false
-                self.readObservedThemeColor()
+            if self.readStateAgain {
+                self.readStateAgain = false
+                self.readObservedState()
             }
         }
     }

@@ -39,6 +39,19 @@ public protocol PageEngine: AnyObject {
 
     /// A PNG of what the page shows, at the session's viewport size.
     func screenshot(_ page: PageID) async throws(PagehostError) -> [UInt8]
+
+    /// Back, forward, reload or stop.
+    func perform(_ action: HistoryAction, in page: PageID) throws(PagehostError)
+
+    /// Find in page; a search answers its number of matches, the other commands nil.
+    func find(_ command: FindCommand, in page: PageID) async throws(PagehostError) -> Int?
+
+    /// Scrolls a page; an element that matches nothing is `not_found`.
+    func scroll(_ page: PageID, to target: ScrollTarget) async throws(PagehostError)
+
+    /// Clicks the first element matching a CSS selector as a user would (real input events, so a popup it
+    /// opens is user-initiated); an element that matches nothing is `not_found`.
+    func click(_ selector: String, in page: PageID) async throws(PagehostError)
 }
 
 /// What an engine reports to the core. Implemented by `SessionHost`.
@@ -68,4 +81,11 @@ public protocol PageEngineEvents: AnyObject {
 
     /// The page's web process went away (crashed, killed, out of memory).
     func webProcessTerminated(_ page: PageID, reason: String)
+
+    /// A page is about to navigate to `url` (any navigation of any page). Returns whether it may; when it
+    /// may not, the engine cancels it and the host has reported why.
+    func navigationRequested(by page: PageID, url: String) -> Bool
+
+    /// A page's response cannot be shown (a download); the engine cancelled it.
+    func responseNotDisplayable(in page: PageID, url: String, mimeType: String)
 }

@@ -28,6 +28,18 @@ public struct Event: Sendable {
         case limit
         /// The opener is closing or gone.
         case openerClosed
+        /// The session's navigation rules block the popup's URL.
+        case navigationRule
+    }
+
+    /// What stopped a navigation.
+    public enum BlockedBy: Sendable, Equatable {
+        /// The rule at this index of the session's navigation rules.
+        case rule(index: Int, NavigationRule)
+        /// No rule matched and the rules' default is `block`.
+        case defaultAction
+        /// The response cannot be shown (a download, say): it was cancelled rather than silently dropped.
+        case notDisplayable(mimeType: String)
     }
 
     public enum Payload: Sendable {
@@ -42,6 +54,7 @@ public struct Event: Sendable {
         case dialogClosed(Dialog, answer: DialogAnswer, by: DialogAnsweredBy)
         case popupBlocked(SessionID, openerID: PageID, url: String, reason: PopupBlockReason)
         case pageCrashed(SessionID, PageID, reason: String)
+        case navigationBlocked(SessionID, PageID, url: String, rule: BlockedBy)
     }
 
     /// The wire name of the event's type.
@@ -57,6 +70,7 @@ public struct Event: Sendable {
         case .dialogClosed: return "dialog.closed"
         case .popupBlocked: return "popup.blocked"
         case .pageCrashed: return "page.crashed"
+        case .navigationBlocked: return "navigation.blocked"
         }
     }
 
@@ -67,7 +81,7 @@ public struct Event: Sendable {
         case .sessionClosed(let id): return id
         case .pageOpened(let page): return page.sessionID
         case .pageUpdated(let id, _, _), .pageClosed(let id, _, _), .pageCloseRefused(let id, _, _),
-             .popupBlocked(let id, _, _, _), .pageCrashed(let id, _, _):
+             .popupBlocked(let id, _, _, _), .pageCrashed(let id, _, _), .navigationBlocked(let id, _, _, _):
             return id
         case .dialogOpened(let d), .dialogClosed(let d, _, _): return d.sessionID
         }

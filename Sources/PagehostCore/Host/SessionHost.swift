@@ -168,6 +168,37 @@ public final class SessionHost {
         return try await engine.screenshot(id)
     }
 
+    /// Back, forward, reload or stop in a page.
+    public func perform(_ action: HistoryAction, in id: PageID) throws(PagehostError) {
+        _ = try page(id)
+        try engine.perform(action, in: id)
+    }
+
+    /// Find in page; a search answers the number of matches.
+    public func find(_ command: FindCommand, in id: PageID) async throws(PagehostError) -> Int? {
+        _ = try page(id)
+        if case .search(let text, _) = command, text.isEmpty {
+            throw PagehostError(.badRequest, "text to find must not be empty")
+        }
+        return try await engine.find(command, in: id)
+    }
+
+    /// Scrolls a page to a position or an element.
+    public func scroll(_ id: PageID, to target: ScrollTarget) async throws(PagehostError) {
+        _ = try page(id)
+        if case .position(let x, let y) = target, !x.isFinite || !y.isFinite || x < 0 || y < 0 {
+            throw PagehostError(.badRequest, "scroll position must be finite and not negative")
+        }
+        try await engine.scroll(id, to: target)
+    }
+
+    /// Clicks an element of a page as a user would.
+    public func click(_ selector: String, in id: PageID) async throws(PagehostError) {
+        _ = try page(id)
+        guard !selector.isEmpty else { throw PagehostError(.badRequest, "selector must not be empty") }
+        try await engine.click(selector, in: id)
+    }
+
     // MARK: Internals
 
     static func validate(_ options: SessionOptions) throws(PagehostError) {
@@ -249,6 +280,7 @@ extension SessionHost: PageEngineEvents {
             return nil
         }
         if session.options.popupPolicy == .block { return block(.policy) }
+        if session.options.navigationRules.decide(url).action == .block { return block(.navigationRule) }
         if session.popupCount >= session.options.maxPopups { return block(.limit) }
         let id = ids.page()
         var state = PageState(id: id, sessionID: session.id, openerID: opener, role: .popup)
@@ -311,6 +343,24 @@ extension SessionHost: PageEngineEvents {
             }
         }
         return dialog.id
+    }
+
+    public func navigationRequested(by id: PageID, url: String) -> Bool {
+        guard let session = sessionOf(id) else { return false }
+        let decision = session.options.navigationRules.decide(url)
+        guard decision.action == .block else { return true }
+        let blockedBy: Event.BlockedBy = if let index = decision.ruleIndex, let rule = decision.rule {
+            .rule(index: index, rule)
+        } else {
+            .defaultAction
+        }
+        events.append(.navigationBlocked(session.id, id, url: url, rule: blockedBy))
+        return false
+    }
+
+    public func responseNotDisplayable(in id: PageID, url: String, mimeType: String) {
+        guard let session = sessionOf(id) else { return }
+        events.append(.navigationBlocked(session.id, id, url: url, rule: .notDisplayable(mimeType: mimeType)))
     }
 
     public func webProcessTerminated(_ id: PageID, reason: String) {

@@ -27,6 +27,33 @@ extension Navigation {
     }
 }
 
+extension ScrollState {
+    public var json: JSONValue {
+        .object([("x", .number(x)), ("y", .number(y)), ("contentWidth", .number(contentWidth)),
+                 ("contentHeight", .number(contentHeight))])
+    }
+}
+
+extension NavigationRule {
+    public var json: JSONValue {
+        .object([("scheme", .string(scheme)), ("host", .string(host)), ("pathPrefix", .string(pathPrefix)),
+                 ("action", .string(action.rawValue))])
+    }
+}
+
+extension Event.BlockedBy {
+    public var json: JSONValue {
+        switch self {
+        case .rule(let index, let rule):
+            return .object([("kind", "rule"), ("index", .int(index))] + (rule.json.objectValue ?? []))
+        case .defaultAction:
+            return .object([("kind", "default"), ("action", "block")])
+        case .notDisplayable(let mimeType):
+            return .object([("kind", "notDisplayable"), ("mimeType", .string(mimeType))])
+        }
+    }
+}
+
 extension Dialog {
     public var json: JSONValue {
         .object([
@@ -74,6 +101,7 @@ extension PageState {
             ("navigation", navigation?.json ?? .null),
             ("dialog", dialog?.json ?? .null),
             ("crashed", .bool(crashed)),
+            ("scroll", scroll?.json ?? .null),
         ]
     }
 
@@ -129,6 +157,8 @@ extension Event {
             members += [("pageId", .string(opener.rawValue)), ("url", .string(url)), ("reason", .string(reason.rawValue))]
         case .pageCrashed(_, let page, let reason):
             members += [("pageId", .string(page.rawValue)), ("reason", .string(reason))]
+        case .navigationBlocked(_, let page, let url, let rule):
+            members += [("pageId", .string(page.rawValue)), ("url", .string(url)), ("rule", rule.json)]
         }
         return .object(members)
     }

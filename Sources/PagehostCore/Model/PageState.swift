@@ -31,6 +31,8 @@ public struct PageState: Sendable, Equatable {
     /// The dialog the page's script is waiting on.
     public var dialog: Dialog?
     public var crashed: Bool = false
+    /// Scroll position and content size, once the page reported them.
+    public var scroll: ScrollState?
 
     public init(id: PageID, sessionID: SessionID, openerID: PageID?, role: Role) {
         self.id = id

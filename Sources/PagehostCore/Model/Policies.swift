@@ -40,12 +40,14 @@ public struct Viewport: Sendable, Equatable {
 public enum LoadRequest: Sendable, Equatable {
     case url(String)
     case html(String, baseURL: String?)
+    /// Bytes with a MIME type and character encoding (nil: the engine guesses), as if served from `baseURL`.
+    case data([UInt8], mimeType: String, encoding: String?, baseURL: String?)
 
     /// The URL a load starts at, for messages and events.
     public var displayURL: String {
         switch self {
         case .url(let url): return url
-        case .html(_, let base): return base ?? "about:blank"
+        case .html(_, let base), .data(_, _, _, let base): return base ?? "about:blank"
         }
     }
 }

@@ -98,4 +98,25 @@ final class RecordingEngine: PageEngine {
     func screenshot(_ page: PageID) async throws(PagehostError) -> [UInt8] {
         [0x89, 0x50, 0x4E, 0x47]
     }
+
+    private(set) var historyActions: [(HistoryAction, PageID)] = []
+    func perform(_ action: HistoryAction, in page: PageID) throws(PagehostError) {
+        historyActions.append((action, page))
+    }
+
+    private(set) var findCommands: [(FindCommand, PageID)] = []
+    func find(_ command: FindCommand, in page: PageID) async throws(PagehostError) -> Int? {
+        findCommands.append((command, page))
+        return nil
+    }
+
+    private(set) var scrolls: [(ScrollTarget, PageID)] = []
+    func scroll(_ page: PageID, to target: ScrollTarget) async throws(PagehostError) {
+        scrolls.append((target, page))
+    }
+
+    private(set) var clicks: [(String, PageID)] = []
+    func click(_ selector: String, in page: PageID) async throws(PagehostError) {
+        clicks.append((selector, page))
+    }
 }

@@ -4,7 +4,8 @@ import Glibc
 #endif
 
 /// A tiny HTTP/1.1 server on 127.0.0.1 for tests that need real HTTP (redirects, cookies, same-origin
-/// popups). One thread accepts and answers each connection in turn; every response closes the connection.
+/// popups). One thread accepts; each connection is answered on a thread of its own (an idle speculative
+/// connection from the engine must not hold up the next request); every response closes the connection.
 final class TestHTTPServer: @unchecked Sendable {
     struct Response: Sendable {
         var status: Int = 200
@@ -53,25 +54,29 @@ final class TestHTTPServer: @unchecked Sendable {
         while true {
             let client = accept(socket, nil, nil)
             if client < 0 { return }
-            var request = [UInt8]()
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while !request.containsHeaderEnd {
-                let n = read(client, &buffer, buffer.count)
-                if n <= 0 { break }
-                request += buffer[0..<n]
-            }
-            let line = String(decoding: request.prefix { $0 != 13 }, as: UTF8.self)
-            let parts = line.split(separator: " ")
-            let path = parts.count > 1 ? String(parts[1]) : "/"
-            let response = handler(path)
-            let body = Array(response.body.utf8)
-            var head = "HTTP/1.1 \(response.status) X\r\n"
-            for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
-            head += "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
-            let bytes = Array(head.utf8) + body
-            _ = bytes.withUnsafeBufferPointer { write(client, $0.baseAddress, $0.count) }
-            close(client)
+            Thread { [self] in self.answer(client) }.start()
         }
+    }
+
+    private func answer(_ client: Int32) {
+        var request = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !request.containsHeaderEnd {
+            let n = read(client, &buffer, buffer.count)
+            if n <= 0 { break }
+            request += buffer[0..<n]
+        }
+        let line = String(decoding: request.prefix { $0 != 13 }, as: UTF8.self)
+        let parts = line.split(separator: " ")
+        let path = parts.count > 1 ? String(parts[1]) : "/"
+        let response = handler(path)
+        let body = Array(response.body.utf8)
+        var head = "HTTP/1.1 \(response.status) X\r\n"
+        for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
+        head += "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+        let bytes = Array(head.utf8) + body
+        _ = bytes.withUnsafeBufferPointer { write(client, $0.baseAddress, $0.count) }
+        close(client)
     }
 }
 
