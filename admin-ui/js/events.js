@@ -1,6 +1,6 @@
 // One line of text per stream event, for the timeline. Pure functions: no DOM, no state.
 
-const QUIET_CHANGES = new Set(['isLoading', 'estimatedProgress', 'canGoBack', 'canGoForward']);
+const QUIET_CHANGES = new Set(['isLoading', 'estimatedProgress', 'canGoBack', 'canGoForward', 'scroll']);
 
 function clip(text, max = 160) {
   const s = String(text ?? '');
@@ -27,6 +27,17 @@ function describeChanges(changes) {
     }
   }
   return parts.join(', ');
+}
+
+/** What blocked a navigation: a string, or the object `{kind: rule|default|notDisplayable, …}`. */
+export function describeBlock(rule) {
+  if (!rule || typeof rule !== 'object') return clip(rule ?? '?', 80);
+  switch (rule.kind) {
+    case 'rule': return `rule #${rule.index}: ${rule.action ?? '?'} ${[rule.scheme, rule.host, rule.pathPrefix].filter(Boolean).join(' ')}`;
+    case 'default': return `no rule matched, default ${rule.action ?? 'block'}`;
+    case 'notDisplayable': return `cannot be shown (${clip(rule.mimeType, 60)})`;
+    default: return clip(rule.kind ?? '?', 60);
+  }
 }
 
 /**
@@ -65,7 +76,7 @@ export function describeEvent(event) {
     case 'popup.blocked':
       return { pageId, kind: 'warn', text: `${pageId}: popup blocked (${event.reason}): ${clip(event.url, 100)}` };
     case 'navigation.blocked':
-      return { pageId, kind: 'warn', text: `${pageId}: navigation blocked (${event.rule}): ${clip(event.url, 100)}` };
+      return { pageId, kind: 'warn', text: `${pageId}: navigation blocked (${describeBlock(event.rule)}): ${clip(event.url, 100)}` };
     case 'page.crashed':
       return { pageId, kind: 'warn', text: `${pageId} crashed${event.reason ? ` (${clip(event.reason, 80)})` : ''}` };
     default:

@@ -73,6 +73,7 @@ export class PageCard {
     r.opener = h('span', { class: 'opener' });
     r.features = h('span', { class: 'features' });
     r.navigation = h('span', { class: 'navigation' });
+    r.scroll = h('span', { class: 'scroll' });
     r.thumb = h('img', { class: 'thumb', alt: `Screenshot of page ${pid}`, hidden: true, decoding: 'async' });
     r.thumbNote = h('span', { class: 'thumb-note', text: 'Screenshot loading…' });
     r.refresh = h('button', { class: 'refresh-thumb', type: 'button', text: 'Refresh screenshot',
@@ -91,7 +92,8 @@ export class PageCard {
           fact('Content', r.lock),
           fact('Opener', r.opener),
           fact('Window features', r.features),
-          fact('Navigation', r.navigation)),
+          fact('Navigation', r.navigation),
+          r.scrollFact = fact('Scroll', r.scroll)),
         h('form', { class: 'navigate-form', on: { submit: (e) => { e.preventDefault(); this.navigate(); } } },
           r.navURL, h('button', { type: 'submit', text: 'Go' }), r.reload),
         r.error),
@@ -127,6 +129,9 @@ export class PageCard {
       : `${page.openerId ?? '?'}, window.opener ${page.hasOpener ? 'set' : 'null (noopener)'}`);
     setText(r.features, describeFeatures(page.windowFeatures));
     setText(r.navigation, describeNavigation(page.navigation));
+    const scroll = page.scroll;
+    setHidden(r.scrollFact, !scroll);
+    if (scroll) setText(r.scroll, `${Math.round(scroll.x)}, ${Math.round(scroll.y)} of ${Math.round(scroll.contentWidth)}×${Math.round(scroll.contentHeight)}`);
     setHidden(r.crashBadge, !page.crashed);
     setHidden(r.dialogBadge, !page.dialog);
     setClass(this.node, 'has-dialog', Boolean(page.dialog));
