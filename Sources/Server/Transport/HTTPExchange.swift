@@ -19,6 +19,8 @@ final class HTTPExchange {
     private var bodyOffset = 0
     /// Close the connection after this response (the request's body was not read).
     var closeAfterResponse = false
+    /// The body is refused (413): bytes that still arrive are dropped until the connection closes.
+    var discardsBody = false
     /// Set when lws closed the connection; late answers are then dropped.
     var isClosed = false
 
@@ -37,6 +39,7 @@ final class HTTPExchange {
         headersSent = false
         bodyOffset = 0
         closeAfterResponse = false
+        discardsBody = false
         return transaction
     }
 

@@ -137,6 +137,7 @@ final class LWSTransport {
             return httpBody(wsi, input, length)
         case LWS_CALLBACK_HTTP_BODY_COMPLETION:
             guard let exchange = exchanges[wsi], let request = exchange.request else { return -1 }
+            if exchange.discardsBody { return 0 }
             dispatch(request, on: exchange)
             return 0
         case LWS_CALLBACK_HTTP_WRITEABLE:
@@ -190,8 +191,9 @@ final class LWSTransport {
         }
         let length = request.headers["content-length"].flatMap { Int($0.trimmingSpaces) } ?? 0
         if length > handler.maxBodyBytes {
-            // Answered before the body is read; the connection then closes, unread body and all.
+            // Answered before the body is read; what arrives of it is dropped, and the connection closes after.
             exchange.closeAfterResponse = true
+            exchange.discardsBody = true
             respond(.error(status: 413, code: PagehostError.Code.tooLarge.rawValue,
                            message: "the request body is \(length) bytes; the limit is \(handler.maxBodyBytes)"),
                     on: exchange, transaction: number)
@@ -207,7 +209,7 @@ final class LWSTransport {
 
     private func httpBody(_ wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
         guard let exchange = exchanges[wsi], exchange.request != nil else { return -1 }
-        guard let input, length > 0 else { return 0 }
+        guard let input, length > 0, !exchange.discardsBody else { return 0 }
         guard (exchange.request?.body.count ?? 0) + length <= handler.maxBodyBytes else { return -1 }
         exchange.request?.body.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
         return 0
