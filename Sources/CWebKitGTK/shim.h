@@ -38,6 +38,17 @@ static inline WebKitWebView *ph_web_view_new_related(WebKitWebView *opener, WebK
                                         NULL));
 }
 
+/// A session's main view in the shared process model: related to a pool's anchor view (so it runs in the
+/// anchor's web process and uses its data store), with the session's own settings and content manager.
+static inline WebKitWebView *ph_web_view_new_in_pool(WebKitWebView *anchor, WebKitSettings *settings,
+                                                     WebKitUserContentManager *content) {
+    return WEBKIT_WEB_VIEW(g_object_new(WEBKIT_TYPE_WEB_VIEW,
+                                        "related-view", anchor,
+                                        "settings", settings,
+                                        "user-content-manager", content,
+                                        NULL));
+}
+
 static inline GtkWidget *ph_widget(gpointer p) { return GTK_WIDGET(p); }
 static inline GtkWindow *ph_window(gpointer p) { return GTK_WINDOW(p); }
 static inline GtkContainer *ph_container(gpointer p) { return GTK_CONTAINER(p); }

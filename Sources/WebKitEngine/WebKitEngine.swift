@@ -19,6 +19,8 @@ public final class WebKitEngine: PageEngine {
     private var pages: [PageID: WebKitPage] = [:]
     /// Dialogs the pages' scripts wait on, each holding one `webkit_script_dialog_ref`.
     var dialogs: [DialogID: OpaquePointer] = [:]
+    /// Where `shared` sessions run.
+    let sharedPool: SharedProcessPool
 
     private static let display = XvfbDisplay()
     private static var toolkitReady = false
@@ -30,7 +32,9 @@ public final class WebKitEngine: PageEngine {
 
     /// Makes sure there is a display (starting Xvfb if `DISPLAY` is unset) and GTK is initialised, and serves
     /// `customSchemes` from their folders.
-    public init(customSchemes: [CustomScheme] = []) throws(PagehostError) {
+    /// `pagesPerProcess` bounds how many pages of `shared` sessions one web process holds.
+    public init(customSchemes: [CustomScheme] = [], pagesPerProcess: Int = 16) throws(PagehostError) {
+        sharedPool = SharedProcessPool(pagesPerProcess: pagesPerProcess)
         try WebKitEngine.prepareToolkit()
         CustomSchemeHandler.register(customSchemes, in: WebKitEngine.context)
     }
@@ -73,7 +77,14 @@ public final class WebKitEngine: PageEngine {
     public func openMainPage(_ page: PageID, in session: SessionID, loading request: LoadRequest) throws(PagehostError) {
         guard let session = sessions[session] else { throw .noSession(session) }
         let contentManager = PageObserver.makeContentManager()
-        guard let view = ph_web_view_new_ephemeral(WebKitEngine.context, session.settings, contentManager) else {
+        let made: UnsafeMutablePointer<WebKitWebView>? = switch session.options.processModel {
+        case .perSession:
+            ph_web_view_new_ephemeral(WebKitEngine.context, session.settings, contentManager)
+        case .shared:
+            ph_web_view_new_in_pool(sharedPool.anchor(for: page, context: WebKitEngine.context, settings: session.settings),
+                                    session.settings, contentManager)
+        }
+        guard let view = made else {
             g_object_unref(contentManager)
             throw PagehostError(.engine, "WebKit could not create a web view")
         }
@@ -90,9 +101,13 @@ public final class WebKitEngine: PageEngine {
         }
     }
 
+    /// Pages in each web process of the shared pool (for diagnostics and tests).
+    public var sharedPoolOccupancy: [Int] { sharedPool.occupancy }
+
     /// Keeps a popup made inside a `create` signal.
-    func register(_ page: WebKitPage) {
+    func register(_ page: WebKitPage, openedBy opener: PageID) {
         pages[page.id] = page
+        sharedPool.popupOpened(page.id, by: opener)
     }
 
     public func load(_ request: LoadRequest, in page: PageID) throws(PagehostError) {
@@ -102,6 +117,7 @@ public final class WebKitEngine: PageEngine {
     public func closePage(_ id: PageID) {
         guard let page = pages.removeValue(forKey: id) else { return }
         page.close()
+        sharedPool.pageClosed(id)
     }
 
     func page(_ id: PageID) throws(PagehostError) -> WebKitPage {

@@ -306,7 +306,7 @@ final class WebKitPage {
         let popupContent = PageObserver.makeContentManager()
         let popupView = ph_web_view_new_related(view, popupContent)!
         let popup = WebKitPage(id: popupID, view: popupView, contentManager: popupContent, session: session, engine: engine, isPopup: true)
-        engine.register(popup)
+        engine.register(popup, openedBy: id)
         return ph_widget(popupView)
     }
 

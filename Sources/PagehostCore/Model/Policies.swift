@@ -22,6 +22,17 @@ public enum PopupPolicy: String, Sendable, CaseIterable {
     case block
 }
 
+/// How a session's pages map onto the engine's web processes.
+public enum ProcessModel: String, Sendable, CaseIterable {
+    /// Each session has its own web process and its own ephemeral data store: isolated like separate browser
+    /// profiles, and a crash takes down one session only.
+    case perSession
+    /// Sessions are packed onto a pool of shared web processes (a bounded number of pages each) for density.
+    /// Sessions sharing a process also share its data store (cookies, storage, cache), can reach each
+    /// other's named windows, and crash together.
+    case shared
+}
+
 /// A page's size in CSS pixels.
 public struct Viewport: Sendable, Equatable {
     public var width: Int

@@ -11,6 +11,8 @@ public struct SessionOptions: Sendable {
     /// Appended to the engine's default user agent, after a space (e.g. `GOOGLE_PAY_SUPPORTED`).
     public var userAgentSuffix: String?
     public var viewport: Viewport = .standard
+    /// Own web process and storage (default), or a shared pool for density.
+    public var processModel: ProcessModel = .perSession
     /// Which URLs the session's pages may load; checked for every navigation and popup.
     public var navigationRules: NavigationRules = .allowAll
 
