@@ -1,0 +1,42 @@
+import Foundation
+import PagehostCore
+import Testing
+
+/// The demo session opens on the bundled page that pagehost serves itself, and that page shows a popup and a
+/// dialog at once.
+@Suite("Demo session with real pages")
+struct DemoSessionTests {
+    @Test func theDemoPageIsServedAndOpensAPopupAndADialog() async throws {
+        let fixture = try await startServer()
+        let stream = try await fixture.stream()
+        _ = try await stream.receiveJSON()
+        let demo = try await fixture.server.openDemoSession()
+        #expect(demo.pages.first?.url == "http://127.0.0.1:\(fixture.port)/demo/index.html")
+        let seen = try await stream.receive(collectingUntil: { seen in
+            seen.contains { $0.isEvent("page.opened") && $0["page"]?["role"] == "popup" } && seen.contains { $0.type == "dialog.opened" }
+        }, timeout: 30)
+        #expect(seen.contains { $0.updates("title", to: "Pagehost demo: checkout") })
+        let popup = try #require(seen.first { $0.isEvent("page.opened") && $0["page"]?["role"] == "popup" })
+        #expect(popup["page"]?["hasOpener"] == true)
+        let popupID = try #require(popup["pageId"]?.stringValue)
+        let isPopupURL: @Sendable (JSONValue) -> Bool = {
+            $0.isEvent("page.updated", page: popupID) && $0["changes"]?["url"]?.stringValue?.contains("/demo/popup.html") == true
+        }
+        if popup["page"]?["url"]?.stringValue?.contains("/demo/popup.html") != true, !seen.contains(where: isPopupURL) {
+            _ = try await stream.receive(until: isPopupURL)
+        }
+        // The demo is public (static, no state), unlike everything else but health.
+        var anonymous = fixture.http
+        anonymous.token = nil
+        let page = try await anonymous.get("/demo/index.html")
+        #expect(page.status == 200)
+        #expect(page.headers["x-content-type-options"] == "nosniff")
+        for escape in ["/demo/../config/pagehost.json", "/demo/%2e%2e/config/pagehost.json", "/demo/..%2fconfig/pagehost.json"] {
+            let response = try await anonymous.get(escape)
+            #expect(response.status != 200, "\(escape)")
+            #expect(!response.text.contains("limits"), "\(escape)")
+        }
+        await stream.close()
+        await fixture.stop()
+    }
+}
