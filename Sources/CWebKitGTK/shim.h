@@ -49,6 +49,19 @@ static inline WebKitWebView *ph_web_view_new_in_pool(WebKitWebView *anchor, WebK
                                         NULL));
 }
 
+/// What the widget shows now, drawn from the UI process's copy of the page (no round trip to the web
+/// process, so it answers even while the page's script is suspended by a dialog). NULL when unallocated.
+static inline cairo_surface_t *ph_widget_snapshot(GtkWidget *widget) {
+    int width = gtk_widget_get_allocated_width(widget);
+    int height = gtk_widget_get_allocated_height(widget);
+    if (width <= 0 || height <= 0) return NULL;
+    cairo_surface_t *surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height);
+    cairo_t *cr = cairo_create(surface);
+    gtk_widget_draw(widget, cr);
+    cairo_destroy(cr);
+    return surface;
+}
+
 static inline GtkWidget *ph_widget(gpointer p) { return GTK_WIDGET(p); }
 static inline GtkWindow *ph_window(gpointer p) { return GTK_WINDOW(p); }
 static inline GtkContainer *ph_container(gpointer p) { return GTK_CONTAINER(p); }

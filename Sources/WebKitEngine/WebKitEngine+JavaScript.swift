@@ -11,6 +11,9 @@ extension WebKitEngine {
         try await evaluate(script, arguments: arguments, in: id, world: nil)
     }
 
+    /// How long an evaluation may run before it is abandoned.
+    static let evaluateDeadline: Duration = .seconds(30)
+
     /// `world` nil is the page's own world; Pagehost's own checks run in `PageObserver.world`, which page
     /// scripts can neither see nor shadow.
     func evaluate(_ script: String, arguments: [(String, JSONValue)], in id: PageID, world: String?) async throws(PagehostError) -> JSONValue {
@@ -24,9 +27,14 @@ extension WebKitEngine {
             g_variant_new_array(nil, $0.baseAddress, gsize($0.count))
         }
         let view = page.view
-        let outcome: Result<JSONValue, PagehostError> = await AsyncCallback.run(start: { callback, data in
-            webkit_web_view_call_async_javascript_function(view, body, gssize(body.utf8.count), parameters, world, nil, nil, callback, data)
-        }, finish: { source, result in
+        // A script that never settles (a busy loop, a promise never resolved, a dialog nobody answers) must
+        // not hold its caller forever.
+        let outcome: Result<JSONValue, PagehostError> = await AsyncCallback.run(
+            deadline: WebKitEngine.evaluateDeadline,
+            timedOut: .failure(PagehostError(.unavailable, "the script did not finish within \(WebKitEngine.evaluateDeadline) (busy, or waiting on something)")),
+            start: { callback, data in
+                webkit_web_view_call_async_javascript_function(view, body, gssize(body.utf8.count), parameters, world, nil, nil, callback, data)
+            }, finish: { source, result in
             var error: UnsafeMutablePointer<GError>?
             let value = webkit_web_view_call_async_javascript_function_finish(source?.assumingMemoryBound(to: WebKitWebView.self), result, &error)
             if let error {

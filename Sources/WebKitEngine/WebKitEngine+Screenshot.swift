@@ -2,14 +2,25 @@ import CWebKitGTK
 import PagehostCore
 
 extension WebKitEngine {
-    /// The visible part of the page (the session's viewport) as PNG. The snapshot is taken on the loop
-    /// thread; the PNG encoding, the slow part, runs off it.
+    /// How long WebKit's own snapshot may take before the screenshot is drawn from the UI process instead.
+    static let snapshotDeadline: Duration = .seconds(2)
+
+    /// The visible part of the page (the session's viewport) as PNG.
+    ///
+    /// WebKit's snapshot asks the web process to paint, which cannot happen while the page's script is
+    /// suspended (a pending dialog in any page sharing its process) or busy. After `snapshotDeadline` the
+    /// screenshot is drawn from what the UI process last received instead, so a screenshot always answers
+    /// (a snapshot that arrives later is dropped). The PNG encoding, the slow part, runs off the loop thread.
     public func screenshot(_ id: PageID) async throws(PagehostError) -> [UInt8] {
         let page = try page(id)
         let view = page.view
-        let surface: Result<Surface, PagehostError> = await AsyncCallback.run(start: { callback, data in
-            webkit_web_view_get_snapshot(view, WEBKIT_SNAPSHOT_REGION_VISIBLE, WEBKIT_SNAPSHOT_OPTIONS_NONE, nil, callback, data)
-        }, finish: { source, result in
+        let snapshot: Result<Surface, PagehostError> = await AsyncCallback.run(
+            deadline: WebKitEngine.snapshotDeadline,
+            timedOut: .failure(PagehostError(.unavailable, "the page did not paint in time")),
+            discard: { late in if case .success(let surface) = late { cairo_surface_destroy(surface.pointer) } },
+            start: { callback, data in
+                webkit_web_view_get_snapshot(view, WEBKIT_SNAPSHOT_REGION_VISIBLE, WEBKIT_SNAPSHOT_OPTIONS_NONE, nil, callback, data)
+            }, finish: { source, result in
             var error: UnsafeMutablePointer<GError>?
             let surface = webkit_web_view_get_snapshot_finish(source?.assumingMemoryBound(to: WebKitWebView.self), result, &error)
             if let error {
@@ -20,7 +31,14 @@ extension WebKitEngine {
             guard let surface else { return .failure(PagehostError(.engine, "could not take a screenshot")) }
             return .success(Surface(pointer: surface))
         })
-        let image = try surface.get()
+        let image: Surface
+        switch snapshot {
+        case .success(let surface):
+            image = surface
+        case .failure(let error):
+            guard !page.isClosed, let drawn = ph_widget_snapshot(ph_widget(view)) else { throw error }
+            image = Surface(pointer: drawn)
+        }
         let png = await Task.detached { image.encodePNG() }.value
         guard let png else { throw PagehostError(.engine, "could not encode the screenshot as PNG") }
         return png

@@ -39,6 +39,27 @@ struct DialogTests {
         #expect(by == .command)
     }
 
+    @Test @LoopActor func whileADialogWaitsEvaluationIsRefusedAndScreenshotsStillAnswer() async throws {
+        let h = try EngineHarness.make()
+        defer { h.tearDown() }
+        let (_, main) = try await h.openSession(.html("<title>d</title><body style='background:#0a0'>", baseURL: "http://127.0.0.1/"))
+        let script = start(h, in: main, "confirm('Still there?')")
+        let dialog = try await nextDialog(h)
+        do {
+            _ = try await h.eval(main, "return 1")
+            Issue.record("evaluation should be refused while the dialog waits")
+        } catch let error as PagehostError {
+            #expect(error.code == .conflict)
+            #expect(error.message.contains(dialog.id.rawValue))
+        }
+        // The web process cannot paint while the script waits: the screenshot comes from the UI process.
+        let png = try await h.host.screenshot(main)
+        #expect(Array(png.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
+        try h.host.answerDialog(dialog.id, with: DialogAnswer(accept: true))
+        #expect(try await h.value(of: script, "the script's answer") == true)
+        #expect(try await h.eval(main, "return 1") == 1)
+    }
+
     @Test @LoopActor func confirmCancelledIsFalse() async throws {
         let h = try EngineHarness.make()
         defer { h.tearDown() }

@@ -154,8 +154,14 @@ public final class SessionHost {
     }
 
     /// Runs a function body in a page with named arguments and returns its result.
+    ///
+    /// While a dialog waits in the session, its pages' scripts are suspended (they share a web process), so
+    /// the evaluation is refused at once (conflict) instead of waiting for the answer.
     public func evaluate(_ script: String, arguments: [(String, JSONValue)] = [], in id: PageID) async throws(PagehostError) -> JSONValue {
-        _ = try page(id)
+        let state = try page(id)
+        if let waiting = sessions[state.sessionID]?.dialogs.values.min(by: { $0.id.rawValue < $1.id.rawValue }) {
+            throw PagehostError(.conflict, "a \(waiting.kind.rawValue) dialog (\(waiting.id)) is waiting in session \(state.sessionID): its pages' scripts are suspended until it is answered")
+        }
         for (name, _) in arguments where !JavaScriptIdentifier.isValid(name) {
             throw PagehostError(.badRequest, "argument name \"\(name)\" is not a JavaScript identifier")
         }
