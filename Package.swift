@@ -30,13 +30,18 @@ let package = Package(
         // HTTP API, live WebSocket stream and static files on libwebsockets, a guest on the GLib loop.
         .target(name: "Server", dependencies: ["PagehostCore", "MainLoop", "CLibWebSockets"]),
 
-        // The command line: `pagehost open`, later `serve` and `load`.
-        .executableTarget(name: "pagehost", dependencies: ["PagehostCore", "MainLoop", "WebKitEngine", "Server"]),
+        // A client of the public API (HTTP/1.1 + the WebSocket stream) on POSIX sockets: plain threads, no loop,
+        // no LoopActor, so a slow server never blocks it. `pagehost load` and the benchmarks drive servers with it.
+        .target(name: "PagehostClient", dependencies: ["PagehostCore"]),
+
+        // The command line: `pagehost open`, `serve` and `load`.
+        .executableTarget(name: "pagehost", dependencies: ["PagehostCore", "MainLoop", "WebKitEngine", "Server", "PagehostClient"]),
 
         .testTarget(name: "PagehostCoreTests", dependencies: ["PagehostCore", "MainLoop"]),
         .testTarget(name: "WebKitEngineTests", dependencies: ["PagehostCore", "MainLoop", "WebKitEngine"]),
         .testTarget(name: "PagehostCLITests", dependencies: ["PagehostCore"]),
         .testTarget(name: "ServerTests", dependencies: ["PagehostCore", "MainLoop", "Server", "WebKitEngine"]),
+        .testTarget(name: "LoadTests", dependencies: ["PagehostCore", "PagehostClient"]),
     ],
     swiftLanguageModes: [.v6]
 )

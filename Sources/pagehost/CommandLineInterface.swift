@@ -8,6 +8,7 @@ enum CommandLineInterface {
         commands:
           serve            run the server: HTTP API, live stream and dashboard (the default)
           open URL|FILE    run one session without a server and print its events as JSON lines
+          load             open many sessions through the API, watch them on the stream, report (load testing)
           help             show this help; `pagehost COMMAND --help` shows a command's options
 
         """
@@ -25,6 +26,8 @@ enum CommandLineInterface {
             return OpenCommand.run(rest)
         case "serve":
             return ServeCommand.run(rest)
+        case "load":
+            return LoadCommand.run(rest)
         default:
             FileHandle.standardError.write(Data("pagehost: unknown command '\(command)'\n\n\(usage)".utf8))
             return 2
