@@ -10,6 +10,21 @@ struct SafetyTests {
         try JSONParser.parse(try await fixture.http.get("/api/sessions").body)
     }
 
+    /// Creates a session titled "a" and waits until its page has finished loading, so later GETs compare equal
+    /// unless something changed it.
+    static func settledSession(_ fixture: ServerFixture) async throws -> JSONValue {
+        let created = try JSONParser.parse(try await fixture.http.post("/api/sessions", json: #"{"html":"<title>a</title>"}"#).body)
+        let sid = try #require(created["id"]?.stringValue)
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            let session = try JSONParser.parse(try await fixture.http.get("/api/sessions/\(sid)").body)
+            let page = session["pages"]?.arrayValue?.first
+            if page?["isLoading"] == false, page?["title"] == "a", page?["navigation"]?["event"] == "finished" { return session }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw TestFailure("session \(sid) did not finish loading")
+    }
+
     static func expectError(_ response: HTTPTestClient.Response, _ status: Int, _ code: String, naming field: String? = nil,
                             sourceLocation: SourceLocation = #_sourceLocation) throws {
         #expect(response.status == status, "\(response.text)", sourceLocation: sourceLocation)
@@ -22,7 +37,7 @@ struct SafetyTests {
 
     @Test func withoutTheTokenNothingAnswersButHealth() async throws {
         let fixture = try await startServer(.webkit)
-        _ = try await fixture.http.post("/api/sessions", json: #"{"html":"<title>a</title>"}"#)
+        _ = try await Self.settledSession(fixture)
         let before = try await Self.state(fixture)
         var anonymous = fixture.http
         anonymous.token = nil
@@ -64,7 +79,7 @@ struct SafetyTests {
 
     @Test func badInputIs400AndNamesTheField() async throws {
         let fixture = try await startServer(.webkit)
-        let created = try JSONParser.parse(try await fixture.http.post("/api/sessions", json: #"{"html":"<title>a</title>"}"#).body)
+        let created = try await Self.settledSession(fixture)
         let sid = try #require(created["id"]?.stringValue)
         let pid = try #require(created["pages"]?.arrayValue?.first?["id"]?.stringValue)
         let before = try await Self.state(fixture)
@@ -102,7 +117,7 @@ struct SafetyTests {
 
     @Test func unknownThingsAre404AndTheMainPageIs409() async throws {
         let fixture = try await startServer(.webkit)
-        let created = try JSONParser.parse(try await fixture.http.post("/api/sessions", json: #"{"html":"<title>a</title>"}"#).body)
+        let created = try await Self.settledSession(fixture)
         let sid = try #require(created["id"]?.stringValue)
         let pid = try #require(created["pages"]?.arrayValue?.first?["id"]?.stringValue)
         let before = try await Self.state(fixture)
@@ -138,7 +153,7 @@ struct SafetyTests {
             $0.limits.sessions = 1
             $0.limits.streamClients = 1
         }
-        #expect(try await fixture.http.post("/api/sessions", json: #"{"html":"<title>a</title>"}"#).status == 201)
+        _ = try await Self.settledSession(fixture)
         let before = try await Self.state(fixture)
         try Self.expectError(try await fixture.http.post("/api/sessions", json: #"{"html":"<title>b</title>"}"#), 429, "limit_exceeded")
         let first = try await fixture.stream()
@@ -152,7 +167,7 @@ struct SafetyTests {
         #expect(try await Self.state(fixture) == before)
         // The slot frees when the first client leaves.
         await first.close()
-        try await waitUntil { await fixture.server.streamClientCount == 0 }
+        try await waitUntil { fixture.server.streamClientCount == 0 }
         let second = try await fixture.stream()
         #expect(try await second.receiveJSON().type == "snapshot")
         await second.close()
