@@ -78,7 +78,8 @@ private final class ServeRun {
         }
     }
 
-    /// Closes every session, stops listening and the Xvfb pagehost started, and lets `run` return.
+    /// Closes every session, stops listening, and lets `run` return. (An Xvfb pagehost started runs with
+    /// `-terminate`, so it exits with this process.)
     func shutdown(exitCode code: Int32) {
         guard !stopping else { return }
         stopping = true

@@ -26,3 +26,31 @@ struct FanOutTests {
         await fixture.stop()
     }
 }
+
+@Suite("Session filter with real pages")
+struct SessionFilterTests {
+    @Test func aFilteredClientSeesOneSessionOnly() async throws {
+        let fixture = try await startServer()
+        let first = try JSONParser.parse(try await fixture.http.post("/api/sessions", json: #"{"html":"<title>one</title>"}"#).body)
+        let firstID = try #require(first["id"]?.stringValue)
+        let filtered = try await fixture.stream("?session=s2")
+        let snapshot = try await filtered.receiveJSON()
+        #expect(snapshot["sessions"] == [])
+        let second = try JSONParser.parse(try await fixture.http.post("/api/sessions", json: #"{"html":"<title>two</title>"}"#).body)
+        #expect(second["id"] == "s2")
+        #expect(try await fixture.http.delete("/api/sessions/\(firstID)").status == 204)
+        #expect(try await fixture.http.delete("/api/sessions/s2").status == 204)
+        let seen = try await filtered.receive(until: { $0.type == "session.closed" }, timeout: 30)
+        #expect(seen.allSatisfy { $0["sessionId"] == "s2" })
+        #expect(seen.first?.type == "session.created")
+        // A malformed filter is refused at the upgrade.
+        do {
+            _ = try await fixture.stream("?session=nope")
+            Issue.record("a malformed session filter was accepted")
+        } catch let refused as WebSocketTestClient.Refused {
+            #expect(refused.status == 400)
+        }
+        await filtered.close()
+        await fixture.stop()
+    }
+}
