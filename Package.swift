@@ -37,6 +37,9 @@ let package = Package(
         // The command line: `pagehost open`, `serve` and `load`.
         .executableTarget(name: "pagehost", dependencies: ["PagehostCore", "MainLoop", "WebKitEngine", "Server", "PagehostClient"]),
 
+        // bench/'s stream clients (latency and fan-out), on PagehostClient.
+        .executableTarget(name: "PagehostBench", dependencies: ["PagehostClient"]),
+
         .testTarget(name: "PagehostCoreTests", dependencies: ["PagehostCore", "MainLoop"]),
         .testTarget(name: "WebKitEngineTests", dependencies: ["PagehostCore", "MainLoop", "WebKitEngine"]),
         .testTarget(name: "PagehostCLITests", dependencies: ["PagehostCore"]),

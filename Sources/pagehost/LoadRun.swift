@@ -89,8 +89,9 @@ final class LoadRun: @unchecked Sendable {
         workers.wait()
         let createdAllAt = Deadline.monotonicNanoseconds()
 
-        // Settle: popups and dialogs of the last sessions arrive; every dialog is answered.
-        waitForQuiet(quiet: 0.5, deadline: .after(seconds: 10))
+        // Settle: popups and dialogs of the last sessions arrive (a popup is announced once the engine knows
+        // whether it has an opener, up to 2 s after it opened), and every dialog is answered.
+        waitForQuiet(quiet: 2.5, deadline: .after(seconds: 15))
         let upAt = Deadline.monotonicNanoseconds()
 
         if let after = options.closePopupsAfter {

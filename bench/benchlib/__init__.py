@@ -1,0 +1,1 @@
+"""Helpers for Pagehost's benchmarks: processes and memory, a WebSocket client, the two browsers."""
