@@ -13,6 +13,8 @@ extension WebKitEngine {
 
     /// How long an evaluation may run before it is abandoned.
     static let evaluateDeadline: Duration = .seconds(30)
+    /// How long a call into a page may take before the engine asks WebKit whether its process still answers.
+    static let slowCallProbe: Duration = .seconds(2)
 
     /// `world` nil is the page's own world; Pagehost's own checks run in `PageObserver.world`, which page
     /// scripts can neither see nor shadow.
@@ -27,6 +29,12 @@ extension WebKitEngine {
             g_variant_new_array(nil, $0.baseAddress, gsize($0.count))
         }
         let view = page.view
+        // A slow script may be a busy loop: have WebKit check the process, so it is reported unresponsive.
+        let probe = Task { @LoopActor [weak page] in
+            guard (try? await Task.sleep(for: WebKitEngine.slowCallProbe)) != nil else { return }
+            page?.probeResponsiveness()
+        }
+        defer { probe.cancel() }
         // A script that never settles (a busy loop, a promise never resolved, a dialog nobody answers) must
         // not hold its caller forever.
         let outcome: Result<JSONValue, PagehostError> = await AsyncCallback.run(

@@ -36,6 +36,7 @@ extension WebKitEngine {
         case .success(let surface):
             image = surface
         case .failure(let error):
+            page.probeResponsiveness()
             guard !page.isClosed, let drawn = ph_widget_snapshot(ph_widget(view)) else { throw error }
             image = Surface(pointer: drawn)
         }

@@ -32,9 +32,14 @@ public final class WebKitEngine: PageEngine {
 
     /// Makes sure there is a display (starting Xvfb if `DISPLAY` is unset) and GTK is initialised, and serves
     /// `customSchemes` from their folders.
+    /// A navigation that has not finished after this long is stopped and fails, saying so.
+    public let navigationTimeout: Duration
+
     /// `pagesPerProcess` bounds how many pages of `shared` sessions one web process holds.
-    public init(customSchemes: [CustomScheme] = [], pagesPerProcess: Int = 16) throws(PagehostError) {
+    public init(customSchemes: [CustomScheme] = [], pagesPerProcess: Int = 16,
+                navigationTimeout: Duration = .seconds(30)) throws(PagehostError) {
         sharedPool = SharedProcessPool(pagesPerProcess: pagesPerProcess)
+        self.navigationTimeout = navigationTimeout
         try WebKitEngine.prepareToolkit()
         CustomSchemeHandler.register(customSchemes, in: WebKitEngine.context)
     }

@@ -33,6 +33,12 @@ final class WebKitPage {
     var pendingFinds: [CheckedContinuation<Int, Never>] = []
     /// The number of matches of the current search.
     var lastFindCount = 0
+    private var navigationTimer: Task<Void, Never>?
+    private var pinging = false
+    /// A ping into the page did not answer in time (see `probeResponsiveness`).
+    private var pingUnanswered = false
+    /// The navigation that `navigationTimeout` stopped, so its failure says so.
+    private var timedOutNavigation: Int?
 
     init(id: PageID, view: UnsafeMutablePointer<WebKitWebView>, contentManager: UnsafeMutablePointer<WebKitUserContentManager>,
          session: WebKitSession, engine: WebKitEngine, isPopup: Bool) {
@@ -62,7 +68,12 @@ final class WebKitPage {
     func close() {
         guard !isClosed else { return }
         isClosed = true
+        navigationTimer?.cancel()
         signals.target = nil
+        // A web process that does not answer (a busy loop) would keep spinning after its view goes.
+        if webkit_web_view_get_is_web_process_responsive(view) == 0 || pingUnanswered {
+            webkit_web_view_terminate_web_process(view)
+        }
         gtk_widget_destroy(window)
         g_object_unref(contentManager)
     }
@@ -89,7 +100,7 @@ final class WebKitPage {
             let target = SignalTarget<WebKitPage>.from(data)
             LoopActor.assumeIsolated { target.target?.refresh() }
         }
-        for property in ["uri", "title", "is-loading", "estimated-load-progress", "theme-color"] {
+        for property in ["uri", "title", "is-loading", "estimated-load-progress", "theme-color", "is-web-process-responsive"] {
             signals.connect(raw, "notify::" + property, notify)
         }
 
@@ -240,7 +251,9 @@ final class WebKitPage {
         let themeColor = engineColor ?? observedThemeColor
         let canGoBack = webkit_web_view_can_go_back(view) != 0
         let canGoForward = webkit_web_view_can_go_forward(view) != 0
+        let responsive = webkit_web_view_get_is_web_process_responsive(view) != 0 && !pingUnanswered
         events?.pageChanged(id) { state in
+            state.responsive = responsive
             state.url = url
             state.title = title
             state.isLoading = isLoading
@@ -254,6 +267,7 @@ final class WebKitPage {
     private func loadChanged(_ event: WebKitLoadEvent) {
         switch event {
         case WEBKIT_LOAD_STARTED:
+            startNavigationTimer()
             navigationID += 1
             currentNavigationFailed = false
             observedThemeColor = nil
@@ -266,6 +280,7 @@ final class WebKitPage {
             events?.pageChanged(id) { $0.hasOnlySecureContent = secure; $0.crashed = false }
             setNavigation(.committed)
         case WEBKIT_LOAD_FINISHED:
+            navigationTimer?.cancel()
             if !currentNavigationFailed { setNavigation(.finished) }
         default:
             break
@@ -275,8 +290,11 @@ final class WebKitPage {
 
     private func loadFailed(provisional: Bool, message: String) {
         if navigationID == 0 { navigationID = 1 }
+        navigationTimer?.cancel()
         currentNavigationFailed = true
-        setNavigation(provisional ? .failedProvisional : .failed, error: message)
+        let error = timedOutNavigation == navigationID
+            ? "the navigation did not finish within \(engine.navigationTimeout) and was stopped" : message
+        setNavigation(provisional ? .failedProvisional : .failed, error: error)
         refresh()
     }
 
@@ -308,6 +326,57 @@ final class WebKitPage {
         let popup = WebKitPage(id: popupID, view: popupView, contentManager: popupContent, session: session, engine: engine, isPopup: true)
         engine.register(popup, openedBy: id)
         return ph_widget(popupView)
+    }
+
+    /// Checks whether the web process still runs script: an isolated-world ping that must answer within
+    /// `pingDeadline`. WebKit's own `is-web-process-responsive` only changes when the user gives input, which
+    /// nobody does here, so a page stuck in a busy loop would otherwise never be reported. Called when a call
+    /// into the page is slow, never on a timer (idle pages cost nothing). A ping that answers late (the loop
+    /// ended) makes the page responsive again.
+    func probeResponsiveness() {
+        guard !isClosed, !pinging else { return }
+        pinging = true
+        let view = view
+        Task { @LoopActor [weak self] in
+            let answered: Bool = await AsyncCallback.run(
+                deadline: WebKitPage.pingDeadline, timedOut: false,
+                discard: { [weak self] late in if late { self?.pingAnswered() } },
+                start: { callback, data in
+                    webkit_web_view_call_async_javascript_function(view, "return 1", -1, nil, PageObserver.world, nil, nil, callback, data)
+                }, finish: { source, result in
+                    let value = webkit_web_view_call_async_javascript_function_finish(
+                        source?.assumingMemoryBound(to: WebKitWebView.self), result, nil)
+                    if let value { g_object_unref(UnsafeMutableRawPointer(value)) }
+                    return true
+                })
+            guard let self else { return }
+            if answered {
+                self.pingAnswered()
+            } else {
+                self.pingUnanswered = true
+                self.refresh()
+            }
+        }
+    }
+
+    private func pingAnswered() {
+        pinging = false
+        pingUnanswered = false
+        refresh()
+    }
+
+    static let pingDeadline: Duration = .seconds(3)
+
+    /// Stops a navigation that has not finished within the engine's `navigationTimeout` (a response that
+    /// never ends, a server that never answers), so it fails in bounded time with an error that says why.
+    private func startNavigationTimer() {
+        navigationTimer?.cancel()
+        let timeout = engine.navigationTimeout
+        navigationTimer = Task { @LoopActor [weak self] in
+            guard (try? await Task.sleep(for: timeout)) != nil, let self, !self.isClosed else { return }
+            self.timedOutNavigation = self.navigationID
+            webkit_web_view_stop_loading(self.view)
+        }
     }
 
     /// `ready-to-show`: the popup's window goes on screen and the popup becomes a page of the session.

@@ -5,11 +5,11 @@ import Testing
 /// `pagehost open`: the real executable, the real engine, the bundled demo page.
 @Suite
 struct OpenCommandTests {
-    @Test func theDemoPagePrintsItsPopupAndItsDialogAsJSONLines() throws {
+    @Test func theDemoPagePrintsItsPopupAndItsDialogAsJSONLines() async throws {
         let shots = FileManager.default.temporaryDirectory.appendingPathComponent("pagehost-shots-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: shots) }
         let demo = PagehostProcess.repository.appendingPathComponent("examples/demo/index.html").path
-        let output = try PagehostProcess.run(["open", demo, "--duration", "4", "--dialogs", "dismiss", "--screenshot", shots.path])
+        let output = try await PagehostProcess.run(["open", demo, "--duration", "4", "--dialogs", "dismiss", "--screenshot", shots.path])
         #expect(output.status == 0, "stderr: \(output.stderr)")
         let events = try output.events()
         let types = events.compactMap { $0["type"]?.stringValue }
@@ -40,7 +40,7 @@ struct OpenCommandTests {
         }
     }
 
-    @Test func ctrlCClosesTheSessionCleanly() throws {
+    @Test func ctrlCClosesTheSessionCleanly() async throws {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("pagehost-open-\(UUID().uuidString).jsonl")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: log) }
@@ -53,10 +53,10 @@ struct OpenCommandTests {
         func printed() -> String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
         // Without --duration it runs until interrupted: wait for the page to load, then press Ctrl-C.
         let deadline = Date().addingTimeInterval(60)
-        while !printed().contains("\"finished\""), process.isRunning, Date() < deadline { usleep(20_000) }
+        while !printed().contains("\"finished\""), process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(process.isRunning)
         process.interrupt()
-        while process.isRunning, Date() < deadline { usleep(20_000) }
+        while process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(!process.isRunning)
         #expect(process.terminationStatus == 0)
         let types = printed().split(separator: "\n").compactMap { try? JSONParser.parse(String($0))["type"]?.stringValue }
@@ -73,20 +73,20 @@ struct OpenCommandTests {
         (["open", "/no/such/file.html"], "/no/such/file.html"),
         (["teleport"], "teleport"),
     ])
-    func badArgumentsExitWithTwoAndSayWhat(arguments: [String], named: String) throws {
-        let output = try PagehostProcess.run(arguments)
+    func badArgumentsExitWithTwoAndSayWhat(arguments: [String], named: String) async throws {
+        let output = try await PagehostProcess.run(arguments)
         #expect(output.status == 2)
         #expect(output.stderr.contains(named))
         #expect(output.stdout.isEmpty)
     }
 
-    @Test func helpListsTheCommands() throws {
-        let output = try PagehostProcess.run(["--help"])
+    @Test func helpListsTheCommands() async throws {
+        let output = try await PagehostProcess.run(["--help"])
         #expect(output.status == 0)
         for command in ["serve", "open"] {
             #expect(output.stdout.contains("  \(command)"))
         }
-        let open = try PagehostProcess.run(["open", "--help"])
+        let open = try await PagehostProcess.run(["open", "--help"])
         #expect(open.status == 0)
         #expect(open.stdout.contains("--screenshot DIR"))
     }

@@ -23,8 +23,9 @@ struct PagehostProcess {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    /// Runs `pagehost ARGUMENTS` to its end; a run that outlives `timeout` is killed and reported.
-    static func run(_ arguments: [String], timeout: TimeInterval = 60) throws -> Output {
+    /// Runs `pagehost ARGUMENTS` to its end; a run that outlives `timeout` is killed and reported. Waits
+    /// with `Task.sleep`, so a test runner's few threads are never blocked while the child runs.
+    static func run(_ arguments: [String], timeout: TimeInterval = 60) async throws -> Output {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -36,7 +37,7 @@ struct PagehostProcess {
         let stdout = Drain(out.fileHandleForReading), stderr = Drain(err.fileHandleForReading)
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning, Date() < deadline {
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
         }
         if process.isRunning {
             process.interrupt()
@@ -44,7 +45,7 @@ struct PagehostProcess {
             throw RunError.timedOut(arguments)
         }
         process.waitUntilExit()
-        return Output(status: process.terminationStatus, stdout: stdout.text(), stderr: stderr.text())
+        return Output(status: process.terminationStatus, stdout: await stdout.text(), stderr: await stderr.text())
     }
 
     enum RunError: Error {
@@ -64,8 +65,11 @@ final class Drain: @unchecked Sendable {
         }.start()
     }
 
-    func text() -> String {
-        done.wait()
+    /// The pipe's whole text, once its writer closed it (the child exited).
+    func text() async -> String {
+        while done.wait(timeout: .now()) == .timedOut {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
         return String(decoding: data, as: UTF8.self)
     }
 }

@@ -20,6 +20,20 @@ public struct Event: Sendable {
         case crash
     }
 
+    /// Why a session closed.
+    public enum SessionCloseReason: String, Sendable {
+        /// A command (API, dashboard, CLI) closed it.
+        case command
+        /// No command and no watcher for the session's `idleTimeout`.
+        case idleTimeout
+        /// The session reached its `maxLifetime`.
+        case maxLifetime
+        /// Its main page crashed and the session's crash policy is `close`.
+        case crash
+        /// The server is shutting down.
+        case shutdown
+    }
+
     /// Why a popup was not opened.
     public enum PopupBlockReason: String, Sendable {
         /// The session's popup policy is `block`.
@@ -45,6 +59,8 @@ public struct Event: Sendable {
     public enum Payload: Sendable {
         case sessionCreated(SessionSnapshot)
         case sessionClosed(SessionID)
+        /// A session closed for a reason other than a command (`session.closed` with that reason).
+        case sessionEnded(SessionID, reason: SessionCloseReason)
         case pageOpened(PageState)
         case pageUpdated(SessionID, PageID, changes: [(String, JSONValue)])
         case pageClosed(SessionID, PageID, reason: CloseReason)
@@ -53,6 +69,10 @@ public struct Event: Sendable {
         case dialogOpened(Dialog)
         case dialogClosed(Dialog, answer: DialogAnswer, by: DialogAnsweredBy)
         case popupBlocked(SessionID, openerID: PageID, url: String, reason: PopupBlockReason)
+        /// Refusals counted since the last `popup.blocked` of the session (a popup flood), the last one's URL.
+        case popupsBlocked(SessionID, openerID: PageID, url: String, reason: PopupBlockReason, count: Int)
+        /// Dialogs of a page answered at once with "dismiss" because it showed too many.
+        case dialogsSuppressed(SessionID, PageID, kind: Dialog.Kind, count: Int)
         case pageCrashed(SessionID, PageID, reason: String)
         case navigationBlocked(SessionID, PageID, url: String, rule: BlockedBy)
     }
@@ -61,14 +81,15 @@ public struct Event: Sendable {
     public var type: String {
         switch payload {
         case .sessionCreated: return "session.created"
-        case .sessionClosed: return "session.closed"
+        case .sessionClosed, .sessionEnded: return "session.closed"
         case .pageOpened: return "page.opened"
         case .pageUpdated: return "page.updated"
         case .pageClosed: return "page.closed"
         case .pageCloseRefused: return "page.closeRefused"
         case .dialogOpened: return "dialog.opened"
         case .dialogClosed: return "dialog.closed"
-        case .popupBlocked: return "popup.blocked"
+        case .popupBlocked, .popupsBlocked: return "popup.blocked"
+        case .dialogsSuppressed: return "dialog.suppressed"
         case .pageCrashed: return "page.crashed"
         case .navigationBlocked: return "navigation.blocked"
         }
@@ -78,10 +99,11 @@ public struct Event: Sendable {
     public var sessionID: SessionID {
         switch payload {
         case .sessionCreated(let s): return s.id
-        case .sessionClosed(let id): return id
+        case .sessionClosed(let id), .sessionEnded(let id, _): return id
         case .pageOpened(let page): return page.sessionID
         case .pageUpdated(let id, _, _), .pageClosed(let id, _, _), .pageCloseRefused(let id, _, _),
-             .popupBlocked(let id, _, _, _), .pageCrashed(let id, _, _), .navigationBlocked(let id, _, _, _):
+             .popupBlocked(let id, _, _, _), .pageCrashed(let id, _, _), .navigationBlocked(let id, _, _, _),
+             .popupsBlocked(let id, _, _, _, _), .dialogsSuppressed(let id, _, _, _):
             return id
         case .dialogOpened(let d), .dialogClosed(let d, _, _): return d.sessionID
         }

@@ -22,6 +22,15 @@ public final class Session {
     var isClosing = false
     /// False until `session.created` is out; changes before it are folded into that first snapshot.
     var isAnnounced = false
+    /// The last time a command touched the session (for `idleTimeout`).
+    var lastActivity = ContinuousClock.now
+    /// Blocked popups not yet reported (a popup flood is reported as counted events).
+    var popupRefusals = RefusalReport()
+    var lastPopupRefusal: (opener: PageID, url: String, reason: Event.PopupBlockReason)?
+    /// Per page: recent dialog times, and whether its dialogs are suppressed until it navigates.
+    var dialogGuards: [PageID: DialogGuard] = [:]
+    /// Per page: how many times `onCrash: reload` reloaded it.
+    var crashReloads: [PageID: Int] = [:]
 
     init(id: SessionID, options: SessionOptions, mainPageID: PageID, userAgent: String, createdAt: Date = Date()) {
         self.id = id
@@ -34,6 +43,14 @@ public final class Session {
 
     /// Popups open or being opened.
     public var popupCount: Int { pages.count - (pages[mainPageID] == nil ? 0 : 1) + pendingPopups.count }
+
+    /// One page's defence against dialog loops.
+    struct DialogGuard {
+        var recent: [ContinuousClock.Instant] = []
+        var suppressed = false
+        var report = RefusalReport()
+        var lastKind: Dialog.Kind = .alert
+    }
 
     public func snapshot(engine: String) -> SessionSnapshot {
         SessionSnapshot(

@@ -1,14 +1,5 @@
 import Foundation
 
-/// Limits that hold for the whole host.
-public struct HostLimits: Sendable {
-    /// Sessions open at once; one more is refused with `limit_exceeded`.
-    public var maxSessions: Int = 200
-    /// Events kept for `?since=` resumption.
-    public var eventLogCapacity: Int = 10_000
-
-    public init() {}
-}
 
 /// All sessions of this process, and the one place their state changes: engine reports and commands both
 /// come here, and every change leaves as an event in `events`.
@@ -25,6 +16,11 @@ public final class SessionHost {
     private var pageSessions: [PageID: SessionID] = [:]
     private var dialogSessions: [DialogID: SessionID] = [:]
     private var ids = IDGenerator()
+    var archive = ClosedSessionArchive()
+    let clock = ContinuousClock()
+
+    /// Whether someone watches a session on the stream (set by the server); a watched session is never idle.
+    public var isWatched: (@LoopActor (SessionID) -> Bool)?
 
     public init(engine: any PageEngine, limits: HostLimits = HostLimits()) {
         self.engine = engine
@@ -56,12 +52,15 @@ public final class SessionHost {
         dialogSessions[id].flatMap { sessions[$0]?.dialogs[id] }
     }
 
-    private func session(_ id: SessionID) throws(PagehostError) -> Session {
+    func session(_ id: SessionID) throws(PagehostError) -> Session {
         guard let session = sessions[id] else { throw .noSession(id) }
         return session
     }
 
-    private func sessionOf(_ page: PageID) -> Session? {
+    /// The session `id` names, if open.
+    func openSession(_ id: SessionID) -> Session? { sessions[id] }
+
+    func sessionOf(_ page: PageID) -> Session? {
         pageSessions[page].flatMap { sessions[$0] }
     }
 
@@ -98,13 +97,19 @@ public final class SessionHost {
         events.append(.sessionCreated(empty))
         session.isAnnounced = true
         if let page = session.pages[mainID] { events.append(.pageOpened(page)) }
+        startTimers(for: session)
         return session.snapshot(engine: engine.name)
     }
 
     /// Closes every page of a session, then the session.
     public func closeSession(_ id: SessionID) throws(PagehostError) {
+        try closeSession(id, reason: .command)
+    }
+
+    func closeSession(_ id: SessionID, reason: Event.SessionCloseReason) throws(PagehostError) {
         let session = try session(id)
         session.isClosing = true
+        flushRefusals(of: session)
         // In the order they opened: `d10` after `d9`, so by length first.
         for dialog in session.dialogs.values.sorted(by: { ($0.id.rawValue.count, $0.id.rawValue) < ($1.id.rawValue.count, $1.id.rawValue) }) {
             finish(dialog, answer: .dismiss, by: .pageClosed)
@@ -120,14 +125,25 @@ public final class SessionHost {
         }
         engine.closeSession(id)
         sessions[id] = nil
-        events.append(.sessionClosed(id))
+        events.append(reason == .command ? .sessionClosed(id) : .sessionEnded(id, reason: reason))
+        let timeline = events.events(after: 0)?.filter { $0.sessionID == id } ?? []
+        archive.store(id, events: timeline, now: clock.now, limits: limits)
     }
 
     /// Closes every session (at shutdown).
     public func closeAllSessions() {
         for id in sessions.keys.sorted() {
-            try? closeSession(id)
+            try? closeSession(id, reason: .shutdown)
         }
+    }
+
+    /// A session's events in order: an open session's from the event log, a closed one's from the archive
+    /// (for post-mortem reading, within `closedSessionRetention`). Nil for a session never seen or purged.
+    public func timeline(of id: SessionID) -> [Event]? {
+        if sessions[id] != nil {
+            return events.events(after: 0)?.filter { $0.sessionID == id } ?? []
+        }
+        return archive.events(of: id, now: clock.now, limits: limits)
     }
 
     /// Closes a popup, as its Close button would. The main page closes only with its session (conflict).
@@ -135,6 +151,7 @@ public final class SessionHost {
         guard let session = sessionOf(id), session.pages[id] != nil, sessionID == nil || sessionID == session.id else {
             throw .noPage(id)
         }
+        session.lastActivity = clock.now
         guard id != session.mainPageID else {
             throw PagehostError(.conflict, "page \(id) is the main page of session \(session.id): it closes only with its session")
         }
@@ -143,13 +160,14 @@ public final class SessionHost {
 
     /// Loads a URL or HTML into a page.
     public func navigate(_ id: PageID, to request: LoadRequest) throws(PagehostError) {
-        _ = try page(id)
+        try touch(id)
         try engine.load(request, in: id)
     }
 
     /// Answers a pending dialog; the page's script resumes.
     public func answerDialog(_ id: DialogID, with answer: DialogAnswer) throws(PagehostError) {
         guard let dialog = pendingDialog(id) else { throw .noDialog(id) }
+        sessions[dialog.sessionID]?.lastActivity = clock.now
         finish(dialog, answer: answer, by: .command)
     }
 
@@ -159,6 +177,7 @@ public final class SessionHost {
     /// the evaluation is refused at once (conflict) instead of waiting for the answer.
     public func evaluate(_ script: String, arguments: [(String, JSONValue)] = [], in id: PageID) async throws(PagehostError) -> JSONValue {
         let state = try page(id)
+        try touch(id)
         if let waiting = sessions[state.sessionID]?.dialogs.values.min(by: { $0.id.rawValue < $1.id.rawValue }) {
             throw PagehostError(.conflict, "a \(waiting.kind.rawValue) dialog (\(waiting.id)) is waiting in session \(state.sessionID): its pages' scripts are suspended until it is answered")
         }
@@ -170,19 +189,19 @@ public final class SessionHost {
 
     /// A PNG of a page.
     public func screenshot(_ id: PageID) async throws(PagehostError) -> [UInt8] {
-        _ = try page(id)
+        try touch(id)
         return try await engine.screenshot(id)
     }
 
     /// Back, forward, reload or stop in a page.
     public func perform(_ action: HistoryAction, in id: PageID) throws(PagehostError) {
-        _ = try page(id)
+        try touch(id)
         try engine.perform(action, in: id)
     }
 
     /// Find in page; a search answers the number of matches.
     public func find(_ command: FindCommand, in id: PageID) async throws(PagehostError) -> Int? {
-        _ = try page(id)
+        try touch(id)
         if case .search(let text, _) = command, text.isEmpty {
             throw PagehostError(.badRequest, "text to find must not be empty")
         }
@@ -191,7 +210,7 @@ public final class SessionHost {
 
     /// Scrolls a page to a position or an element.
     public func scroll(_ id: PageID, to target: ScrollTarget) async throws(PagehostError) {
-        _ = try page(id)
+        try touch(id)
         if case .position(let x, let y) = target, !x.isFinite || !y.isFinite || x < 0 || y < 0 {
             throw PagehostError(.badRequest, "scroll position must be finite and not negative")
         }
@@ -200,12 +219,18 @@ public final class SessionHost {
 
     /// Clicks an element of a page as a user would.
     public func click(_ selector: String, in id: PageID) async throws(PagehostError) {
-        _ = try page(id)
+        try touch(id)
         guard !selector.isEmpty else { throw PagehostError(.badRequest, "selector must not be empty") }
         try await engine.click(selector, in: id)
     }
 
     // MARK: Internals
+
+    /// Checks the page exists and records a command on its session (for `idleTimeout`).
+    private func touch(_ id: PageID) throws(PagehostError) {
+        guard let session = sessionOf(id), session.pages[id] != nil else { throw .noPage(id) }
+        session.lastActivity = clock.now
+    }
 
     static func validate(_ options: SessionOptions) throws(PagehostError) {
         let sides = Viewport.allowedSides
@@ -223,19 +248,35 @@ public final class SessionHost {
         guard let session = sessionOf(id) else { return }
         if var pending = session.pendingPopups[id] {
             change(&pending)
+            bound(&pending)
             session.pendingPopups[id] = pending
             return
         }
         guard let old = session.pages[id] else { return }
         var new = old
         change(&new)
+        bound(&new)
         guard new != old else { return }
+        if new.navigation?.id != old.navigation?.id {
+            // A new document: a page whose dialogs were suppressed may show dialogs again.
+            if let guarded = session.dialogGuards[id] { flushDialogRefusals(of: id, in: session, kind: guarded.lastKind) }
+            session.dialogGuards[id] = nil
+        }
         session.pages[id] = new
         guard session.isAnnounced else { return }
         let changes = new.changes(from: old)
         if !changes.isEmpty {
             events.append(.pageUpdated(session.id, id, changes: changes))
         }
+    }
+
+    /// Cuts page-controlled text to `maxTextLength`.
+    private func bound(_ state: inout PageState) {
+        let (title, titleCut) = Text.bounded(state.title, limits.maxTextLength)
+        let (url, urlCut) = Text.bounded(state.url, limits.maxTextLength)
+        state.title = title
+        state.url = url
+        state.truncated = titleCut || urlCut
     }
 
     /// Sets `visible` on every page of a session from its order.
@@ -246,7 +287,7 @@ public final class SessionHost {
         }
     }
 
-    private func removePage(_ id: PageID, from session: Session, reason: Event.CloseReason) {
+    func removePage(_ id: PageID, from session: Session, reason: Event.CloseReason) {
         if let dialog = session.pages[id]?.dialog {
             finish(dialog, answer: .dismiss, by: .pageClosed)
         }
@@ -258,7 +299,7 @@ public final class SessionHost {
         if !session.isClosing { refreshVisibility(session) }
     }
 
-    private func finish(_ dialog: Dialog, answer: DialogAnswer, by: DialogAnsweredBy) {
+    func finish(_ dialog: Dialog, answer: DialogAnswer, by: DialogAnsweredBy) {
         guard let session = sessions[dialog.sessionID], session.dialogs.removeValue(forKey: dialog.id) != nil else { return }
         dialogSessions[dialog.id] = nil
         var answer = answer
@@ -282,7 +323,7 @@ extension SessionHost: PageEngineEvents {
               session.pages[opener] != nil || session.pendingPopups[opener] != nil
         else { return nil }
         func block(_ reason: Event.PopupBlockReason) -> PageID? {
-            events.append(.popupBlocked(session.id, openerID: opener, url: url, reason: reason))
+            reportPopupRefusal(in: session, opener: opener, url: Text.bounded(url, limits.maxTextLength).0, reason: reason)
             return nil
         }
         if session.options.popupPolicy == .block { return block(.policy) }
@@ -291,6 +332,7 @@ extension SessionHost: PageEngineEvents {
         let id = ids.page()
         var state = PageState(id: id, sessionID: session.id, openerID: opener, role: .popup)
         state.url = url
+        bound(&state)
         session.pendingPopups[id] = state
         pageSessions[id] = session.id
         return id
@@ -328,8 +370,11 @@ extension SessionHost: PageEngineEvents {
 
     public func dialogRequested(on page: PageID, kind: Dialog.Kind, message: String, defaultText: String?) -> DialogID? {
         guard let session = sessionOf(page), !session.isClosing, session.pages[page] != nil else { return nil }
-        let dialog = Dialog(id: ids.dialog(), pageID: page, sessionID: session.id, kind: kind, message: message,
-                            defaultText: kind == .prompt ? (defaultText ?? "") : nil)
+        guard admitDialog(kind, on: page, in: session) else { return nil }
+        let (boundedMessage, messageCut) = Text.bounded(message, limits.maxTextLength)
+        let (boundedDefault, defaultCut) = Text.bounded(defaultText ?? "", limits.maxTextLength)
+        let dialog = Dialog(id: ids.dialog(), pageID: page, sessionID: session.id, kind: kind, message: boundedMessage,
+                            defaultText: kind == .prompt ? boundedDefault : nil, truncated: messageCut || (kind == .prompt && defaultCut))
         session.dialogs[dialog.id] = dialog
         dialogSessions[dialog.id] = session.id
         // The page shows the dialog before anyone hears of it, so a listener that answers `dialog.opened`
@@ -347,6 +392,8 @@ extension SessionHost: PageEngineEvents {
                 guard let self, let still = self.pendingDialog(dialog.id) else { return }
                 self.finish(still, answer: policyAnswer, by: .policy)
             }
+        } else if let timeout = session.options.dialogTimeout {
+            startDialogTimer(dialog.id, after: timeout)
         }
         return dialog.id
     }
@@ -360,13 +407,14 @@ extension SessionHost: PageEngineEvents {
         } else {
             .defaultAction
         }
-        events.append(.navigationBlocked(session.id, id, url: url, rule: blockedBy))
+        events.append(.navigationBlocked(session.id, id, url: Text.bounded(url, limits.maxTextLength).0, rule: blockedBy))
         return false
     }
 
     public func responseNotDisplayable(in id: PageID, url: String, mimeType: String) {
         guard let session = sessionOf(id) else { return }
-        events.append(.navigationBlocked(session.id, id, url: url, rule: .notDisplayable(mimeType: mimeType)))
+        events.append(.navigationBlocked(session.id, id, url: Text.bounded(url, limits.maxTextLength).0,
+                                         rule: .notDisplayable(mimeType: Text.bounded(mimeType, 256).0)))
     }
 
     public func webProcessTerminated(_ id: PageID, reason: String) {
@@ -379,5 +427,6 @@ extension SessionHost: PageEngineEvents {
             $0.isLoading = false
         }
         events.append(.pageCrashed(session.id, id, reason: reason))
+        applyCrashPolicy(to: id, in: session, reason: reason)
     }
 }

@@ -63,6 +63,7 @@ extension Dialog {
             ("kind", .string(kind.rawValue)),
             ("message", .string(message)),
             ("defaultText", .string(defaultText)),
+            ("truncated", .bool(truncated)),
         ])
     }
 }
@@ -102,6 +103,8 @@ extension PageState {
             ("dialog", dialog?.json ?? .null),
             ("crashed", .bool(crashed)),
             ("scroll", scroll?.json ?? .null),
+            ("responsive", .bool(responsive)),
+            ("truncated", .bool(truncated)),
         ]
     }
 
@@ -138,7 +141,9 @@ extension Event {
         case .sessionCreated(let session):
             members.append(("session", session.json))
         case .sessionClosed:
-            break
+            members.append(("reason", .string(Event.SessionCloseReason.command.rawValue)))
+        case .sessionEnded(_, let reason):
+            members.append(("reason", .string(reason.rawValue)))
         case .pageOpened(let page):
             members += [("pageId", .string(page.id.rawValue)), ("openerId", .string(page.openerID?.rawValue)),
                         ("page", page.json)]
@@ -154,7 +159,13 @@ extension Event {
             members += [("pageId", .string(dialog.pageID.rawValue)), ("dialogId", .string(dialog.id.rawValue)),
                         ("kind", .string(dialog.kind.rawValue)), ("answer", answer.json), ("by", .string(by.rawValue))]
         case .popupBlocked(_, let opener, let url, let reason):
-            members += [("pageId", .string(opener.rawValue)), ("url", .string(url)), ("reason", .string(reason.rawValue))]
+            members += [("pageId", .string(opener.rawValue)), ("url", .string(url)), ("reason", .string(reason.rawValue)),
+                        ("count", 1)]
+        case .popupsBlocked(_, let opener, let url, let reason, let count):
+            members += [("pageId", .string(opener.rawValue)), ("url", .string(url)), ("reason", .string(reason.rawValue)),
+                        ("count", .int(count))]
+        case .dialogsSuppressed(_, let page, let kind, let count):
+            members += [("pageId", .string(page.rawValue)), ("kind", .string(kind.rawValue)), ("count", .int(count))]
         case .pageCrashed(_, let page, let reason):
             members += [("pageId", .string(page.rawValue)), ("reason", .string(reason))]
         case .navigationBlocked(_, let page, let url, let rule):

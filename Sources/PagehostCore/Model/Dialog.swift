@@ -11,14 +11,18 @@ public struct Dialog: Sendable, Equatable {
     public let message: String
     /// The prompt's default text; nil for other kinds.
     public let defaultText: String?
+    /// Whether the message or default text were cut to the host's `maxTextLength`.
+    public let truncated: Bool
 
-    public init(id: DialogID, pageID: PageID, sessionID: SessionID, kind: Kind, message: String, defaultText: String?) {
+    public init(id: DialogID, pageID: PageID, sessionID: SessionID, kind: Kind, message: String, defaultText: String?,
+                truncated: Bool = false) {
         self.id = id
         self.pageID = pageID
         self.sessionID = sessionID
         self.kind = kind
         self.message = message
         self.defaultText = defaultText
+        self.truncated = truncated
     }
 }
 
@@ -44,4 +48,6 @@ public enum DialogAnsweredBy: String, Sendable {
     case command
     /// Its page or session closed first; it was dismissed.
     case pageClosed
+    /// Nobody answered within the session's `dialogTimeout`; the policy's dismiss answered it.
+    case timeout
 }

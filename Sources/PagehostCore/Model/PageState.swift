@@ -33,6 +33,10 @@ public struct PageState: Sendable, Equatable {
     public var crashed: Bool = false
     /// Scroll position and content size, once the page reported them.
     public var scroll: ScrollState?
+    /// False while the page's web process does not answer (a busy loop); the engine says so.
+    public var responsive: Bool = true
+    /// Whether `title` or `url` were cut to the host's `maxTextLength`.
+    public var truncated: Bool = false
 
     public init(id: PageID, sessionID: SessionID, openerID: PageID?, role: Role) {
         self.id = id

@@ -33,6 +33,16 @@ public enum ProcessModel: String, Sendable, CaseIterable {
     case shared
 }
 
+/// What happens to a page whose web process crashed.
+public enum CrashPolicy: String, Sendable, CaseIterable {
+    /// The page stays, marked crashed, until someone reloads or closes it.
+    case keep
+    /// The page is reloaded (a new web process), up to `maxCrashReloads` times.
+    case reload
+    /// The page closes (reason `crash`); a crashed main page closes its session.
+    case close
+}
+
 /// A page's size in CSS pixels.
 public struct Viewport: Sendable, Equatable {
     public var width: Int

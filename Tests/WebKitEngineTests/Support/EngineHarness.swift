@@ -24,8 +24,10 @@ final class EngineHarness {
     }
 
     /// Needs the loop running: test suites start it in their `init`.
-    static func make(limits: HostLimits = HostLimits(), customSchemes: [CustomScheme] = [], pagesPerProcess: Int = 16) throws -> EngineHarness {
-        try EngineHarness(engine: WebKitEngine(customSchemes: customSchemes, pagesPerProcess: pagesPerProcess), limits: limits)
+    static func make(limits: HostLimits = HostLimits(), customSchemes: [CustomScheme] = [], pagesPerProcess: Int = 16,
+                     navigationTimeout: Duration = .seconds(30)) throws -> EngineHarness {
+        try EngineHarness(engine: WebKitEngine(customSchemes: customSchemes, pagesPerProcess: pagesPerProcess,
+                                               navigationTimeout: navigationTimeout), limits: limits)
     }
 
     /// Closes every session this harness opened.

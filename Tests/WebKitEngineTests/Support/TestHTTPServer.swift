@@ -21,6 +21,14 @@ final class TestHTTPServer: @unchecked Sendable {
 
     var origin: String { "http://127.0.0.1:\(port)" }
 
+    /// Answers every request with headers and then holds the connection, never finishing the body.
+    convenience init(hold: Bool) throws {
+        try self.init { _ in .init() }
+        holdsResponses = hold
+    }
+
+    private var holdsResponses = false
+
     init(handler: @escaping Handler) throws {
         self.handler = handler
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -69,6 +77,15 @@ final class TestHTTPServer: @unchecked Sendable {
         let line = String(decoding: request.prefix { $0 != 13 }, as: UTF8.self)
         let parts = line.split(separator: " ")
         let path = parts.count > 1 ? String(parts[1]) : "/"
+        if holdsResponses {
+            let head = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 1000000\r\n\r\n<title>partial</title>"
+            _ = Array(head.utf8).withUnsafeBufferPointer { write(client, $0.baseAddress, $0.count) }
+            // Hold the connection until the client gives up.
+            var byte: UInt8 = 0
+            while read(client, &byte, 1) > 0 {}
+            close(client)
+            return
+        }
         let response = handler(path)
         let body = Array(response.body.utf8)
         var head = "HTTP/1.1 \(response.status) X\r\n"
