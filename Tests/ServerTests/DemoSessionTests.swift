@@ -19,12 +19,16 @@ struct DemoSessionTests {
         let popup = try #require(seen.first { $0.isEvent("page.opened") && $0["page"]?["role"] == "popup" })
         #expect(popup["page"]?["hasOpener"] == true)
         let popupID = try #require(popup["pageId"]?.stringValue)
-        let isPopupURL: @Sendable (JSONValue) -> Bool = {
-            $0.isEvent("page.updated", page: popupID) && $0["changes"]?["url"]?.stringValue?.contains("/demo/popup.html") == true
+        // The popup loads the demo's popup page, also served by pagehost.
+        let deadline = Date().addingTimeInterval(20)
+        var popupURL: String?
+        while Date() < deadline {
+            let session = try JSONParser.parse(try await fixture.http.get("/api/sessions/\(demo.id.rawValue)").body)
+            popupURL = session["pages"]?.arrayValue?.first { $0["id"]?.stringValue == popupID }?["url"]?.stringValue
+            if popupURL?.contains("/demo/popup.html") == true { break }
+            try await Task.sleep(for: .milliseconds(50))
         }
-        if popup["page"]?["url"]?.stringValue?.contains("/demo/popup.html") != true, !seen.contains(where: isPopupURL) {
-            _ = try await stream.receive(until: isPopupURL)
-        }
+        #expect(popupURL?.hasPrefix("http://127.0.0.1:\(fixture.port)/demo/popup.html") == true, "\(popupURL ?? "no popup")")
         // The demo is public (static, no state), unlike everything else but health.
         var anonymous = fixture.http
         anonymous.token = nil
