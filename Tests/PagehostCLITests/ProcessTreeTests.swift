@@ -68,3 +68,33 @@ struct ProcessTreeTests {
         if signal == SIGTERM { #expect(process.terminationStatus == 0) }
     }
 }
+
+extension ProcessTreeTests {
+    @Test func whenTheDisplayDiesPagehostExitsNonZeroSayingSo() async throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("pagehost-display-\(UUID().uuidString).txt")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: log) }
+        let process = Process()
+        process.executableURL = PagehostProcess.executable
+        process.arguments = ["open", "data:text/html,<title>display</title>"]
+        process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "DISPLAY" }
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        func printed() -> String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+        while !printed().contains("\"finished\""), process.isRunning, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let xvfb = try #require(Self.descendants(of: process.processIdentifier).first { $0.value == "Xvfb" }?.key)
+        kill(xvfb, SIGKILL)
+        let prompt = Date().addingTimeInterval(5)
+        while process.isRunning, Date() < prompt { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(!process.isRunning, "pagehost still runs 5 s after its display died")
+        if process.isRunning { process.terminate() }
+        while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(process.terminationStatus != 0)
+        #expect(printed().lowercased().contains("display"), "\(printed().suffix(300))")
+    }
+}
