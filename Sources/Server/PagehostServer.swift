@@ -26,7 +26,7 @@ public final class PagehostServer {
         self.host = host
         self.configuration = configuration
         token = configuration.token ?? TokenAuthenticator.generate()
-        authenticator = TokenAuthenticator(token: token)
+        authenticator = TokenAuthenticator(token: token, viewerToken: configuration.viewerToken)
         hub = StreamHub(host: host, limits: configuration.limits)
         originPolicy = OriginPolicy(host: configuration.host, port: configuration.port, extra: configuration.allowedOrigins)
     }
@@ -42,6 +42,8 @@ public final class PagehostServer {
         originPolicy = OriginPolicy(host: configuration.host, port: port, extra: configuration.allowedOrigins)
         metrics.start(observing: host.events)
         hub.start()
+        // A session is watched while a stream client gets its events: it is then never idle.
+        host.isWatched = { [weak hub] session in hub?.watches(session) ?? false }
         return port
     }
 
@@ -55,6 +57,7 @@ public final class PagehostServer {
         transport?.stop()
         transport = nil
         hub.stop()
+        host.isWatched = nil
         metrics.stop(observing: host.events)
         port = nil
     }
@@ -122,8 +125,10 @@ extension PagehostServer: TransportHandler {
 
     func streamOpened(_ request: HTTPRequest, wake: @escaping @LoopActor () -> Void) -> StreamClient {
         metrics.countStreamConnection()
-        return hub.connect(sessionFilter: request.query["session"].map(SessionID.init),
-                           since: request.query["since"].flatMap { UInt64($0) }, wake: wake)
+        let client = hub.connect(sessionFilter: request.query["session"].map(SessionID.init),
+                                 since: request.query["since"].flatMap { UInt64($0) }, wake: wake)
+        client.role = authenticator.credential(request)?.role ?? .viewer
+        return client
     }
 
     func nextStreamMessage(for client: StreamClient) -> [UInt8]? {
@@ -131,7 +136,7 @@ extension PagehostServer: TransportHandler {
     }
 
     func streamReceived(_ message: [UInt8], from client: StreamClient) {
-        StreamCommands(commands: commands).run(message) { [weak client] answer in
+        StreamCommands(commands: commands, role: client.role).run(message) { [weak client] answer in
             client?.sendControl(answer)
         }
     }

@@ -7,6 +7,10 @@ enum APIRoute: Equatable {
     case listSessions
     case createSession
     case getSession(SessionID)
+    /// The session's timeline (open or closed).
+    case sessionEvents(SessionID)
+    /// The role of the request's token.
+    case whoami
     case deleteSession(SessionID)
     case closePage(SessionID, PageID)
     case navigate(SessionID, PageID)
@@ -36,6 +40,9 @@ enum APIRoute: Equatable {
             case 1 where rest[0] == "health": return only(.get, method, .health)
             case 1 where rest[0] == "openapi.json": return only(.get, method, .openAPI)
             case 1 where rest[0] == "stream": return only(.get, method, .stream)
+            case 1 where rest[0] == "whoami": return only(.get, method, .whoami)
+            case 3 where rest[0] == "sessions" && rest[2] == "events":
+                return only(.get, method, .sessionEvents(try WireIDs.session(rest[1], field: "sessionId")))
             case 1 where rest[0] == "sessions":
                 switch method {
                 case .get: return .success(.listSessions)

@@ -43,12 +43,16 @@ final class HTTPHandler {
             let demo = self.demo
             return .later { await demo.response(for: relative) }
         }
-        guard let source = authenticator.authenticate(request) else {
+        guard let credential = authenticator.credential(request) else {
             return .now(HTTPResponse.error(status: 401, code: "unauthorized",
                                            message: "a token is required: Authorization: Bearer <token>, ?token=, or the pagehost_token cookie")
                 .with(header: "www-authenticate", "Bearer"))
         }
-        guard let route else { return dashboardFile(request, tokenFrom: source) }
+        guard let route else { return dashboardFile(request, tokenFrom: credential.source) }
+        if !credential.role.mayRequest(request.method), case .success = route {
+            let refusal = Role.refusal("\(request.method.rawValue) \(request.path)")
+            return .now(.error(status: 403, code: refusal.code, message: refusal.message))
+        }
         switch route {
         case .failure(.notFound):
             return .now(.error(status: 404, code: "not_found", message: "no route \(request.method.rawValue) \(request.path)"))
@@ -57,11 +61,11 @@ final class HTTPHandler {
         case .failure(.badID(let error)):
             return .now(.error(error))
         case .success(let route):
-            return handle(route, request)
+            return handle(route, request, role: credential.role)
         }
     }
 
-    private func handle(_ route: APIRoute, _ request: HTTPRequest) -> Reply {
+    private func handle(_ route: APIRoute, _ request: HTTPRequest, role: Role) -> Reply {
         do throws(PagehostError) {
             var body = JSONValue.object([])
             if route.takesBody { body = try Self.parseBody(request.body) }
@@ -73,6 +77,8 @@ final class HTTPHandler {
                 let id = session["id"]?.stringValue ?? ""
                 return .now(HTTPResponse.json(session, status: 201).with(header: "location", "/api/sessions/\(id)"))
             case .getSession(let sid): return .now(.json(try commands.session(sid)))
+            case .sessionEvents(let sid): return .now(.json(try commands.events(sid)))
+            case .whoami: return .now(.json(.object([("role", .string(role.rawValue))])))
             case .deleteSession(let sid):
                 try commands.closeSession(sid)
                 return .now(.noContent())

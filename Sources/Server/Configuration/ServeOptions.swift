@@ -5,15 +5,17 @@ import PagehostCore
 /// the config file, then `PAGEHOST_*` variables, then flags.
 public enum ServeOptions {
     public static let usage = """
-        usage: pagehost serve [--config FILE] [--host ADDRESS] [--port N] [--token TOKEN] [--no-demo]
+        usage: pagehost serve [--config FILE] [--host ADDRESS] [--port N] [--token TOKEN] [--viewer-token TOKEN] [--no-demo]
 
           --config FILE    read settings and limits from FILE (default: config/pagehost.json if present)
           --host ADDRESS   address to listen on (default 127.0.0.1)
           --port N         port to listen on; 0 picks a free one (default 8080)
-          --token TOKEN    the API token (default: a random one, printed in the dashboard URL)
+          --token TOKEN    the operator's API token (default: a random one, printed in the dashboard URL)
+          --viewer-token TOKEN
+                           a read-only token: GET requests and the stream, no commands (default: none)
           --no-demo        do not open the demo session at start
 
-        environment: PAGEHOST_CONFIG, PAGEHOST_HOST, PAGEHOST_PORT, PAGEHOST_TOKEN
+        environment: PAGEHOST_CONFIG, PAGEHOST_HOST, PAGEHOST_PORT, PAGEHOST_TOKEN, PAGEHOST_VIEWER_TOKEN
 
         """
 
@@ -38,12 +40,12 @@ public enum ServeOptions {
                 throw Failure(message: "", isHelp: true)
             case "--no-demo":
                 noDemo = true
-            case "--config", "--host", "--port", "--token":
+            case "--config", "--host", "--port", "--token", "--viewer-token":
                 guard index < arguments.count else { throw Failure(message: "\(argument) needs a value", isHelp: false) }
                 flags[argument] = arguments[index]
                 index += 1
             default:
-                if let eq = argument.firstIndex(of: "="), ["--config", "--host", "--port", "--token"].contains(String(argument[..<eq])) {
+                if let eq = argument.firstIndex(of: "="), ["--config", "--host", "--port", "--token", "--viewer-token"].contains(String(argument[..<eq])) {
                     flags[String(argument[..<eq])] = String(argument[argument.index(after: eq)...])
                 } else {
                     throw Failure(message: "unknown option \(argument)", isHelp: false)
@@ -76,6 +78,15 @@ public enum ServeOptions {
                 throw Failure(message: "the token must be printable ASCII without spaces, ';' or ','", isHelp: false)
             }
             configuration.token = token
+        }
+        if let viewer = flags["--viewer-token"] ?? environment["PAGEHOST_VIEWER_TOKEN"] {
+            do throws(PagehostError) {
+                try ServerConfiguration.checkToken(viewer, name: "the viewer token")
+                configuration.viewerToken = viewer
+                try configuration.checkTokensDiffer()
+            } catch {
+                throw Failure(message: error.message, isHelp: false)
+            }
         }
         if noDemo { configuration.demo = false }
         return configuration

@@ -35,11 +35,12 @@ extension ServerConfiguration {
     /// Applies the members of a configuration object.
     public mutating func apply(_ json: JSONValue) throws(PagehostError) {
         let object = try JSONFields(json, context: "config")
-        try object.allowOnly(["host", "port", "token", "demo", "allowedOrigins", "adminUI",
+        try object.allowOnly(["host", "port", "token", "tokens", "demo", "allowedOrigins", "adminUI",
                               "demoFolder", "openAPIFile", "limits", "sessionDefaults"])
         if let v = try object.string("host") { host = v }
         if let v = try object.int("port", in: 0...65535) { port = v }
         if let v = try object.string("token") { token = v.isEmpty ? nil : v }
+        if let v = object["tokens"] { try applyTokens(v) }
         if let v = try object.bool("demo") { demo = v }
         if let v = try object.stringArray("allowedOrigins") { allowedOrigins = v }
         if let v = try object.string("adminUI") { adminUIDirectory = v }

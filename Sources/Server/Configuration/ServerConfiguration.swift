@@ -8,8 +8,10 @@ public struct ServerConfiguration: Sendable {
     public var host = "127.0.0.1"
     /// 0 picks a free port.
     public var port = 8080
-    /// nil: a random token is generated at start.
+    /// The operator's token (may do everything). nil: a random token is generated at start.
     public var token: String?
+    /// The viewer's token (may read: GET requests and the stream, no commands). nil: no viewer token.
+    public var viewerToken: String?
     /// Whether a demo session opens at start.
     public var demo = true
     /// Browser origins (`http://host:port`) allowed to open the stream besides the server's own.

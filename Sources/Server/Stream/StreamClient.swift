@@ -9,6 +9,8 @@ public final class StreamClient {
     public let id: Int
     /// Only this session's events and state, when set (`?session=ID`).
     public let sessionFilter: SessionID?
+    /// What its token may do: a viewer's commands that change anything are refused.
+    public internal(set) var role: Role = .operator
     var outbox: StreamOutbox
     /// Asks the transport for a writeable callback (lws_callback_on_writable).
     private let wake: @LoopActor () -> Void

@@ -7,11 +7,14 @@ import PagehostCore
 @LoopActor
 struct StreamCommands {
     let commands: APICommands
+    /// The client's role: a viewer may only run `Role.viewerOps`.
+    var role: Role = .operator
 
     /// The ops and the members each takes besides `id` and `op`.
     static let ops: [String: Set<String>] = [
         "listSessions": [],
         "getSession": ["sessionId"],
+        "getEvents": ["sessionId"],
         "createSession": SessionRequestDecoder.sessionFields,
         "closeSession": ["sessionId"],
         "closePage": ["sessionId", "pageId"],
@@ -38,6 +41,12 @@ struct StreamCommands {
             let op = try fields.requiredString("op")
             guard let allowed = Self.ops[op] else {
                 throw PagehostError(.badRequest, "field command.op: unknown op \"\(op)\" (known: \(Self.ops.keys.sorted().joined(separator: ", ")))")
+            }
+            guard role.mayRun(op: op) else {
+                let refusal = Role.refusal("op \"\(op)\"")
+                reply(.object([("type", "error"), ("id", id),
+                               ("error", .object([("code", .string(refusal.code)), ("message", .string(refusal.message))]))]))
+                return
             }
             try fields.allowOnly(allowed.union(["id", "op"]))
             // The op's own members, as the HTTP body would carry them.
@@ -73,6 +82,7 @@ struct StreamCommands {
         switch op {
         case "listSessions": return .now(commands.listSessions())
         case "getSession": return .now(try commands.session(try sid()))
+        case "getEvents": return .now(try commands.events(try sid()))
         case "createSession": return .now(try commands.createSession(args, context: "command"))
         case "closeSession":
             try commands.closeSession(try sid())

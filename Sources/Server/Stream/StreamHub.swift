@@ -34,6 +34,11 @@ public final class StreamHub {
     }
 
     public var clientCount: Int { clients.count }
+
+    /// Whether some client gets `session`'s events: an unfiltered one, or one filtered on it.
+    func watches(_ session: SessionID) -> Bool {
+        clients.values.contains { $0.sessionFilter == nil || $0.sessionFilter == session }
+    }
     var isFull: Bool { clients.count >= limits.streamClients }
 
     /// Events dropped for snapshots, over all clients ever connected.
