@@ -438,7 +438,8 @@ def main():
     path = os.path.join(args.output, f"run-{stamp}.json")
     with open(path, "w") as f:
         json.dump(results, f, indent=1)
-    if not args.quick:
+    if not args.quick and only >= {"density", "start", "stream", "fanout", "idle"}:
+        # The committed summary: only a full run replaces it.
         with open(os.path.join(args.output, "latest.json"), "w") as f:
             json.dump(results, f, indent=1)
     log(f"wrote {path}")
