@@ -40,11 +40,31 @@ export const api = {
   closeSession: (sid) => request('DELETE', `/api/sessions/${id(sid)}`),
   closePage: (sid, pid) => request('POST', `/api/sessions/${id(sid)}/pages/${id(pid)}/close`),
   navigate: (sid, pid, url) => request('POST', `/api/sessions/${id(sid)}/pages/${id(pid)}/navigate`, { url }),
+  /** `action`: back, forward, reload or stop (204; 409 when there is no history that way). */
+  history: (sid, pid, action) => request('POST', `/api/sessions/${id(sid)}/pages/${id(pid)}/${action}`),
+  /** → `{matches}`; the page highlights the first match. */
+  find: (sid, pid, text, caseInsensitive) =>
+    request('POST', `/api/sessions/${id(sid)}/pages/${id(pid)}/find`, { text, caseInsensitive }),
+  /** `step`: next or previous → `{matches}`. */
+  findStep: (sid, pid, step) => request('POST', `/api/sessions/${id(sid)}/pages/${id(pid)}/find/${step}`),
+  clearFind: (sid, pid) => request('DELETE', `/api/sessions/${id(sid)}/pages/${id(pid)}/find`),
   /** Times out: a page whose web process is paused (a dialog waiting in its session) never answers. */
   screenshot: (sid, pid) => request('GET', `/api/sessions/${id(sid)}/pages/${id(pid)}/screenshot`, undefined,
     { expect: 'blob', timeoutMs: 15000 }),
   answerDialog: (sid, did, accept, text) =>
     request('POST', `/api/sessions/${id(sid)}/dialogs/${id(did)}`, text === undefined ? { accept } : { accept, text }),
+  /**
+   * The token's role: `operator` or `viewer`. A server without roles (404 on the route) has only operators.
+   */
+  async whoami() {
+    try {
+      const answer = await request('GET', '/api/whoami', undefined, { timeoutMs: 10000 });
+      return answer?.role === 'viewer' ? 'viewer' : 'operator';
+    } catch (error) {
+      if (error.status === 404) return 'operator';
+      throw error;
+    }
+  },
   /**
    * Whether the browser holds a valid token: a well-formed id that names nothing answers 404 with a token
    * and 401 without one, and costs the server nothing.

@@ -17,6 +17,7 @@ const thumbnails = new Thumbnails(api);
 const overviewRoot = document.getElementById('overview-view');
 const sessionRoot = document.getElementById('session-view');
 const connection = document.getElementById('connection');
+const roleBadge = document.getElementById('role-badge');
 const overview = new OverviewView(overviewRoot, store);
 const sessionView = new SessionView(sessionRoot, store, api, thumbnails);
 
@@ -89,6 +90,23 @@ function readRoute() {
 }
 
 /** Applies one stream message (the stream calls this; the performance test feeds synthetic ones). */
+/**
+ * The token's role (GET /api/whoami) as `data-role` on <body>: the CSS shows `.operator-only` controls only to
+ * an operator, so nothing a viewer could not use is on screen (the server refuses them anyway, with 403). While
+ * the role is unknown the controls stay hidden; it is asked again on every (re)connection.
+ */
+export const role = { current: 'unknown' };
+
+async function refreshRole() {
+  try {
+    role.current = await api.whoami();
+  } catch {
+    return; // not reachable or not authorized: the stream says so; asked again when it connects
+  }
+  document.body.dataset.role = role.current;
+  roleBadge.hidden = role.current !== 'viewer';
+}
+
 export function handleMessage(message) {
   if (store.apply(message)) scheduleRender();
 }
@@ -96,7 +114,12 @@ export function handleMessage(message) {
 export const stream = new StreamClient({
   since: () => store.lastSeq,
   onMessage: handleMessage,
-  onStatus: (next) => { status = next; scheduleRender(); },
+  onStatus: (next) => {
+    const firstWithRole = status.state === 'connecting' && role.current !== 'unknown';
+    if (next.state === 'connected' && status.state !== 'connected' && !firstWithRole) refreshRole();
+    status = next;
+    scheduleRender();
+  },
   checkAuthorized: () => api.isAuthorized(),
 });
 
@@ -106,4 +129,4 @@ setUpCreateForm(document.getElementById('create-form'), api);
 window.addEventListener('hashchange', readRoute);
 setInterval(() => { tick = true; scheduleRender(); }, AGE_REFRESH_MS);
 readRoute();
-stream.start();
+refreshRole().finally(() => stream.start());

@@ -19,7 +19,7 @@ export function dialogForm(dialog, answer) {
   const labels = LABELS[dialog.kind] ?? LABELS.alert;
   const headingId = `dialog-${dialog.id}-title`;
   const input = dialog.kind === 'prompt'
-    ? h('input', { class: 'dialog-input', type: 'text', value: dialog.defaultText ?? '', autocomplete: 'off',
+    ? h('input', { class: 'dialog-input operator-only', type: 'text', value: dialog.defaultText ?? '', autocomplete: 'off',
       attrs: { 'aria-label': 'Answer to the prompt' } })
     : null;
   const accept = h('button', { class: 'dialog-accept primary', type: 'submit', text: labels.accept });
@@ -32,8 +32,11 @@ export function dialogForm(dialog, answer) {
   },
   h('p', { class: 'dialog-kind', id: headingId, text: `${labels.title} (${dialog.id}) is waiting for an answer` }),
   h('p', { class: 'dialog-message', text: dialog.message ?? '' }),
+  dialog.truncated ? h('p', { class: 'dialog-truncated muted', text: '(the message was longer: cut to the server’s limit)' }) : null,
+  dialog.kind === 'prompt' ? h('p', { class: 'dialog-default viewer-only', text: `Default text: ${dialog.defaultText ?? ''}` }) : null,
   input,
-  h('div', { class: 'dialog-buttons' }, accept, dismiss),
+  h('div', { class: 'dialog-buttons operator-only' }, accept, dismiss),
+  h('p', { class: 'dialog-viewer-note viewer-only muted', text: 'An operator answers it (this dashboard is read-only).' }),
   error);
 
   const send = async (ok) => {

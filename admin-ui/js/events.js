@@ -23,6 +23,8 @@ function describeChanges(changes) {
       case 'crashed': if (value) parts.push('crashed'); break;
       case 'hasOpener': parts.push(value ? 'window.opener set' : 'window.opener null'); break;
       case 'windowFeatures': parts.push('window features changed'); break;
+      case 'responsive': parts.push(value === false ? 'NOT RESPONDING (busy script)' : 'responding again'); break;
+      case 'truncated': if (value) parts.push('title or URL truncated to the server’s limit'); break;
       default: if (!QUIET_CHANGES.has(key)) parts.push(`${key} changed`);
     }
   }
@@ -33,7 +35,11 @@ function describeChanges(changes) {
 export function describeBlock(rule) {
   if (!rule || typeof rule !== 'object') return clip(rule ?? '?', 80);
   switch (rule.kind) {
-    case 'rule': return `rule #${rule.index}: ${rule.action ?? '?'} ${[rule.scheme, rule.host, rule.pathPrefix].filter(Boolean).join(' ')}`;
+    case 'rule': {
+      const match = [rule.scheme && `scheme ${clip(rule.scheme, 30)}`, rule.host && `host ${clip(rule.host, 80)}`,
+        rule.pathPrefix && `path ${clip(rule.pathPrefix, 80)}`].filter(Boolean).join(', ');
+      return `rule #${rule.index}: ${rule.action ?? 'block'} ${match || 'everything'}`;
+    }
     case 'default': return `no rule matched, default ${rule.action ?? 'block'}`;
     case 'notDisplayable': return `cannot be shown (${clip(rule.mimeType, 60)})`;
     default: return clip(rule.kind ?? '?', 60);
@@ -50,7 +56,7 @@ export function describeEvent(event) {
     case 'session.created':
       return { pageId, kind: 'session', text: `session created (${event.session?.popupMode ?? '?'})` };
     case 'session.closed':
-      return { pageId, kind: 'session', text: 'session closed' };
+      return { pageId, kind: 'session', text: `session closed${event.reason ? ` (reason: ${clip(event.reason, 40)})` : ''}` };
     case 'page.opened': {
       const page = event.page ?? {};
       const from = event.openerId ? ` by ${event.openerId}` : '';
@@ -58,7 +64,8 @@ export function describeEvent(event) {
     }
     case 'page.updated': {
       const text = describeChanges(event.changes ?? {});
-      return text ? { pageId, kind: 'update', text: `${pageId}: ${text}` } : null;
+      const kind = event.changes?.responsive === false ? 'warn' : 'update';
+      return text ? { pageId, kind, text: `${pageId}: ${text}` } : null;
     }
     case 'page.closed':
       return { pageId, kind: 'close', text: `${pageId} closed (reason: ${event.reason})` };
@@ -73,8 +80,16 @@ export function describeEvent(event) {
       const answer = a.accept ? (a.text !== null && a.text !== undefined ? `accepted with “${clip(a.text, 60)}”` : 'accepted') : 'dismissed';
       return { pageId, kind: 'dialog', text: `${pageId}: ${event.kind ?? 'dialog'} ${answer}${event.by ? ` by ${event.by}` : ''}` };
     }
-    case 'popup.blocked':
-      return { pageId, kind: 'warn', text: `${pageId}: popup blocked (${event.reason}): ${clip(event.url, 100)}` };
+    case 'popup.blocked': {
+      const count = Number(event.count) > 1 ? Number(event.count) : 1;
+      const what = count > 1 ? `${count} popups blocked` : 'popup blocked';
+      return { pageId, kind: 'warn', text: `${pageId}: ${what} (${clip(event.reason, 40)}): ${clip(event.url, 100)}` };
+    }
+    case 'dialog.suppressed': {
+      const count = Number(event.count) || 0;
+      return { pageId, kind: 'warn',
+        text: `${pageId}: ${count} ${clip(event.kind ?? 'dialog', 20)} dialog${count === 1 ? '' : 's'} suppressed (too many: answered at once by dismissing)` };
+    }
     case 'navigation.blocked':
       return { pageId, kind: 'warn', text: `${pageId}: navigation blocked (${describeBlock(event.rule)}): ${clip(event.url, 100)}` };
     case 'page.crashed':

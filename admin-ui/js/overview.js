@@ -78,6 +78,7 @@ export class OverviewView {
       id: h('span', { class: 'session-id' }),
       engine: h('span', { class: 'badge engine' }),
       mode: h('span', { class: 'badge mode' }),
+      unresponsive: h('span', { class: 'badge unresponsive-badge', text: 'not responding', hidden: true }),
       title: h('p', { class: 'page-title' }),
       url: h('p', { class: 'url' }),
       pages: h('dd', { class: 'pages-open' }),
@@ -86,7 +87,7 @@ export class OverviewView {
     };
     const node = h('li', { class: 'session-card', data: { sessionId: session.id } },
       h('div', { class: 'card-head' }, h('h3', {}, refs.link), refs.id),
-      h('div', { class: 'badges' }, refs.engine, refs.mode),
+      h('div', { class: 'badges' }, refs.engine, refs.mode, refs.unresponsive),
       refs.title, refs.url,
       h('dl', { class: 'facts' },
         h('div', {}, h('dt', { text: 'Pages' }), refs.pages),
@@ -110,6 +111,9 @@ export class OverviewView {
     setText(refs.pages, session.pages.size);
     setText(refs.dialogs, dialogs ? `${dialogs} pending` : 'none');
     setClass(card.node, 'has-dialog', dialogs > 0);
+    let unresponsive = false;
+    for (const page of session.pages.values()) if (page.responsive === false) unresponsive = true;
+    setHidden(refs.unresponsive, !unresponsive);
     setText(refs.age, formatAge(session.createdAt));
     const words = [session.label, session.id];
     for (const page of session.pages.values()) words.push(page.url, page.title);

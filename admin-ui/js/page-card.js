@@ -57,10 +57,15 @@ export class PageCard {
     r.where = h('span', { class: 'badge where' });
     r.dialogBadge = h('span', { class: 'badge dialog-badge', text: 'dialog waiting', hidden: true });
     r.crashBadge = h('span', { class: 'badge crash-badge', text: 'crashed', hidden: true });
+    r.unresponsive = h('span', { class: 'badge unresponsive-badge', text: 'not responding', hidden: true,
+      title: 'the page is busy (its script does not yield): it does not answer until it stops',
+      attrs: { role: 'status' } });
+    r.truncated = h('span', { class: 'badge truncated-badge', text: 'truncated', hidden: true,
+      title: 'the page’s title or URL is longer than the server keeps: shown cut' });
     r.peek = h('button', { class: 'peek', type: 'button', text: 'Details', hidden: true,
       attrs: { 'aria-expanded': 'false' }, on: { click: () => onPeek(pid) } });
     r.close = page.role === 'popup'
-      ? h('button', { class: 'close-page', type: 'button', text: '×', title: `Close popup ${pid}`,
+      ? h('button', { class: 'close-page operator-only', type: 'button', text: '×', title: `Close popup ${pid}`,
         attrs: { 'aria-label': `Close popup ${pid}` }, on: { click: () => this.closePage() } })
       : null;
     r.dialogSlot = h('div', { class: 'dialog-slot' });
@@ -80,7 +85,24 @@ export class PageCard {
       on: { click: () => this.refreshThumbnail() } });
     r.navURL = h('input', { class: 'navigate-url', type: 'url', required: true, placeholder: 'https://…',
       attrs: { 'aria-label': `URL to open in ${pid}` }, on: { input: () => { r.navURL.dataset.edited = '1'; } } });
-    r.reload = h('button', { class: 'reload', type: 'button', text: 'Reload', on: { click: () => this.reload() } });
+    r.back = h('button', { class: 'history-back', type: 'button', text: '← Back', disabled: true,
+      attrs: { 'aria-label': `Back in ${pid}` }, on: { click: () => this.history('back', 'Going back') } });
+    r.forward = h('button', { class: 'history-forward', type: 'button', text: 'Forward →', disabled: true,
+      attrs: { 'aria-label': `Forward in ${pid}` }, on: { click: () => this.history('forward', 'Going forward') } });
+    r.reload = h('button', { class: 'reload', type: 'button', text: 'Reload',
+      on: { click: () => this.history('reload', 'Reloading') } });
+    r.stop = h('button', { class: 'stop', type: 'button', text: 'Stop', disabled: true,
+      on: { click: () => this.history('stop', 'Stopping') } });
+    r.findText = h('input', { class: 'find-text', type: 'search', placeholder: 'Find in page', autocomplete: 'off',
+      attrs: { 'aria-label': `Text to find in ${pid}` } });
+    r.findCase = h('input', { class: 'find-case', type: 'checkbox', checked: true });
+    r.findPrevious = h('button', { class: 'find-previous', type: 'button', text: '↑', title: 'Previous match',
+      disabled: true, attrs: { 'aria-label': 'Previous match' }, on: { click: () => this.findStep('previous') } });
+    r.findNext = h('button', { class: 'find-next', type: 'button', text: '↓', title: 'Next match',
+      disabled: true, attrs: { 'aria-label': 'Next match' }, on: { click: () => this.findStep('next') } });
+    r.findClear = h('button', { class: 'find-clear', type: 'button', text: 'Clear', disabled: true,
+      on: { click: () => this.clearFind() } });
+    r.findCount = h('output', { class: 'find-count', attrs: { 'aria-live': 'polite' } });
     r.error = h('p', { class: 'page-error error', hidden: true, attrs: { role: 'alert' } });
     const fact = (name, ...value) => h('div', {}, h('dt', { text: name }), h('dd', {}, ...value));
     r.body = h('div', { class: 'page-body' },
@@ -94,13 +116,21 @@ export class PageCard {
           fact('Window features', r.features),
           fact('Navigation', r.navigation),
           r.scrollFact = fact('Scroll', r.scroll)),
-        h('form', { class: 'navigate-form', on: { submit: (e) => { e.preventDefault(); this.navigate(); } } },
-          r.navURL, h('button', { type: 'submit', text: 'Go' }), r.reload),
+        h('form', { class: 'navigate-form operator-only', on: { submit: (e) => { e.preventDefault(); this.navigate(); } } },
+          h('div', { class: 'history-bar', attrs: { role: 'group', 'aria-label': `History of ${pid}` } },
+            r.back, r.forward, r.reload, r.stop),
+          r.navURL, h('button', { type: 'submit', text: 'Go' })),
+        h('form', { class: 'find-form operator-only', attrs: { role: 'search', 'aria-label': `Find in ${pid}` },
+          on: { submit: (e) => { e.preventDefault(); this.find(); } } },
+        r.findText,
+        h('label', { class: 'find-case-label' }, r.findCase, ' case-insensitive'),
+        h('button', { class: 'find-submit', type: 'submit', text: 'Find' }),
+        r.findPrevious, r.findNext, r.findClear, r.findCount),
         r.error),
       h('figure', { class: 'thumb-figure' }, r.thumb, h('figcaption', {}, r.thumbNote, r.refresh)));
     this.node = h('article', { class: `page-card role-${page.role}`, data: { pageId: pid },
       attrs: { 'aria-labelledby': r.title.id } },
-    h('header', { class: 'page-head' }, r.swatch, r.role, r.title, r.pid, r.where, r.dialogBadge, r.crashBadge, r.peek, r.close),
+    h('header', { class: 'page-head' }, r.swatch, r.role, r.title, r.pid, r.where, r.unresponsive, r.dialogBadge, r.crashBadge, r.truncated, r.peek, r.close),
     r.dialogSlot,
     r.body);
   }
@@ -133,6 +163,13 @@ export class PageCard {
     setHidden(r.scrollFact, !scroll);
     if (scroll) setText(r.scroll, `${Math.round(scroll.x)}, ${Math.round(scroll.y)} of ${Math.round(scroll.contentWidth)}×${Math.round(scroll.contentHeight)}`);
     setHidden(r.crashBadge, !page.crashed);
+    const unresponsive = page.responsive === false;
+    setHidden(r.unresponsive, !unresponsive);
+    setClass(this.node, 'unresponsive', unresponsive);
+    setHidden(r.truncated, !page.truncated);
+    r.back.disabled = !page.canGoBack;
+    r.forward.disabled = !page.canGoForward;
+    r.stop.disabled = !page.isLoading;
     setHidden(r.dialogBadge, !page.dialog);
     setClass(this.node, 'has-dialog', Boolean(page.dialog));
     setClass(this.node, 'is-visible', page.visible);
@@ -142,6 +179,7 @@ export class PageCard {
     const nav = page.navigation;
     const key = nav ? `${nav.id}:${nav.event}` : null;
     if (key !== this.navigationKey) {
+      if (nav && this.navigationKey !== null && nav.id !== Number(this.navigationKey.split(':')[0])) this.findGone();
       const finishedNow = nav?.event === 'finished' && this.navigationKey !== null;
       this.navigationKey = key;
       if (finishedNow) this.thumbnailWanted = true;
@@ -224,10 +262,61 @@ export class PageCard {
     this.run('Navigating', () => this.api.navigate(this.sessionId, this.pageId, url));
   }
 
-  /** The API has no reload route: navigating to the current URL is the reload. */
-  reload() {
-    const url = this.page?.url;
-    this.run('Reloading', () => this.api.navigate(this.sessionId, this.pageId, url));
+  /** back, forward, reload, stop. The buttons follow canGoBack/canGoForward/isLoading as the server reports them. */
+  history(action, what) {
+    this.run(what, () => this.api.history(this.sessionId, this.pageId, action));
+  }
+
+  find() {
+    const r = this.refs;
+    const text = r.findText.value;
+    if (!text) { this.clearFind(); return; }
+    const caseInsensitive = r.findCase.checked;
+    setText(r.findCount, 'Finding…');
+    this.run('Finding', async () => {
+      try {
+        const answer = await this.api.find(this.sessionId, this.pageId, text, caseInsensitive);
+        this.showMatches(answer?.matches, text);
+      } catch (error) {
+        setText(r.findCount, '');
+        throw error;
+      }
+    });
+  }
+
+  findStep(step) {
+    this.run(step === 'next' ? 'Next match' : 'Previous match', async () => {
+      const answer = await this.api.findStep(this.sessionId, this.pageId, step);
+      this.showMatches(answer?.matches, this.findQuery);
+    });
+  }
+
+  clearFind() {
+    this.findGone();
+    this.refs.findText.value = '';
+    this.run('Clearing the search', () => this.api.clearFind(this.sessionId, this.pageId));
+  }
+
+  /** The count of the last search (`matches`, a number from the server). */
+  showMatches(matches, query) {
+    const r = this.refs;
+    const n = Number.isFinite(matches) ? matches : 0;
+    this.findQuery = query;
+    setText(r.findCount, n === 0 ? 'no matches' : `${n} match${n === 1 ? '' : 'es'}`);
+    r.findCount.dataset.matches = String(n);
+    r.findNext.disabled = n === 0;
+    r.findPrevious.disabled = n === 0;
+    r.findClear.disabled = false;
+  }
+
+  /** The page navigated (its highlights went with it) or the search was cleared. */
+  findGone() {
+    const r = this.refs;
+    setText(r.findCount, '');
+    delete r.findCount.dataset.matches;
+    r.findNext.disabled = true;
+    r.findPrevious.disabled = true;
+    r.findClear.disabled = true;
   }
 
   focusTitle() {

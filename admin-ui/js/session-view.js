@@ -30,7 +30,7 @@ export class SessionView {
     r.mode = h('span', { class: 'badge mode' });
     r.meta = h('p', { class: 'session-meta' });
     r.ua = h('p', { class: 'session-ua' });
-    r.closeSession = h('button', { class: 'close-session danger', type: 'button', text: 'Close session',
+    r.closeSession = h('button', { class: 'close-session danger operator-only', type: 'button', text: 'Close session',
       on: { click: () => this.closeSession() } });
     r.error = h('p', { class: 'session-error error', hidden: true, attrs: { role: 'alert' } });
     r.notice = h('p', { class: 'session-notice', hidden: true, attrs: { role: 'status' } });
@@ -88,7 +88,7 @@ export class SessionView {
     document.title = `Pagehost — session ${this.sessionId}`;
     if (!session) {
       const closed = this.store.closed.get(this.sessionId);
-      setText(r.notice, closed ? `Session ${this.sessionId} was closed.`
+      setText(r.notice, closed ? `Session ${this.sessionId} was closed${closed.reason ? ` (reason: ${closed.reason})` : ''}.`
         : this.store.lastSeq === null ? 'Loading…' : `There is no session ${this.sessionId}.`);
       setHidden(r.notice, false);
       setHidden(r.head, true);
@@ -194,7 +194,7 @@ export class SessionView {
       attrs: { role: 'tab', 'aria-controls': `panel-${page.id}` },
       on: { click: () => this.selectTab(page.id) } }, mark, label);
     const close = page.role === 'popup'
-      ? h('button', { class: 'tab-close', type: 'button', text: '×', title: `Close popup ${page.id}`,
+      ? h('button', { class: 'tab-close operator-only', type: 'button', text: '×', title: `Close popup ${page.id}`,
         attrs: { 'aria-label': `Close popup ${page.id}` },
         on: { click: () => this.cards.get(page.id)?.closePage() } })
       : null;

@@ -102,7 +102,7 @@ export class Store {
       case 'session.closed':
         this.sessions.delete(sid);
         this.log(session, event);
-        this.remember(session);
+        this.remember(session, event.reason);
         break;
       case 'page.opened': {
         const page = { ...event.page };
@@ -141,7 +141,7 @@ export class Store {
         break;
       }
       default:
-        break; // popup.blocked, page.closeRefused, navigation.blocked: timeline only
+        break; // popup.blocked, page.closeRefused, navigation.blocked, dialog.suppressed: timeline only
     }
     this.log(session, event);
     this.dirty.add(sid);
@@ -169,8 +169,8 @@ export class Store {
     if (session.timeline.length > TIMELINE_CAP * 1.5) session.timeline.splice(0, session.timeline.length - TIMELINE_CAP);
   }
 
-  remember(session) {
-    this.closed.set(session.id, { label: session.label, timeline: session.timeline });
+  remember(session, reason = null) {
+    this.closed.set(session.id, { label: session.label, timeline: session.timeline, reason: typeof reason === 'string' ? reason : null });
     this.dirty.add(session.id);
     if (this.closed.size > CLOSED_MEMORY) this.closed.delete(this.closed.keys().next().value);
   }

@@ -23,6 +23,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 TOKEN = 'dashboard-test-token'
+VIEWER_TOKEN = 'dashboard-test-viewer-token'
 WAIT = float(os.environ.get('DASHBOARD_TEST_WAIT', '20'))
 
 
@@ -44,13 +45,15 @@ class Pagehost:
     """`pagehost serve` on 127.0.0.1 with a known token and a config written for the test (absolute paths into
     the repository, optional extra allowed origins and limits). It starts its own Xvfb (DISPLAY is unset)."""
 
-    def __init__(self, demo=False, allowed_origins=(), limits=None):
+    def __init__(self, demo=False, allowed_origins=(), limits=None, viewer_token=None):
         with open(os.path.join(REPO, 'config', 'pagehost.json')) as f:
             config = json.load(f)
         config.update(host='127.0.0.1', port=0, token=TOKEN, demo=demo, allowedOrigins=list(allowed_origins),
                       adminUI=os.path.join(REPO, 'admin-ui'), demoFolder=os.path.join(REPO, 'examples', 'demo'),
                       openAPIFile=os.path.join(REPO, 'docs', 'openapi.json'))
         config['limits'].update(limits or {})
+        if viewer_token:
+            config['tokens'] = {'viewer': viewer_token}
         self.folder = tempfile.mkdtemp(prefix='pagehost-dash-')
         self.config_path = os.path.join(self.folder, 'pagehost.json')
         with open(self.config_path, 'w') as f:
@@ -112,13 +115,14 @@ class APIError(Exception):
 class API:
     """The HTTP API with the bearer token (the way a program other than the dashboard uses it)."""
 
-    def __init__(self, base):
+    def __init__(self, base, token=TOKEN):
         self.base = base
+        self.token = token
 
     def call(self, method, path, body=None, timeout=30):
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(self.base + path, data=data, method=method,
-                                         headers={'Authorization': f'Bearer {TOKEN}', 'Content-Type': 'application/json'})
+                                         headers={'Authorization': f'Bearer {self.token}', 'Content-Type': 'application/json'})
         try:
             with urllib.request.urlopen(request, timeout=timeout) as response:
                 raw = response.read()
@@ -190,8 +194,8 @@ class DashboardTestCase(unittest.TestCase):
     def start_pagehost(self):
         return Pagehost(**self.pagehost_options)
 
-    def open_dashboard(self, base=None, fragment=''):
-        self.browser.get(f'{base or self.pagehost.base}/?token={TOKEN}{fragment}')
+    def open_dashboard(self, base=None, fragment='', token=TOKEN):
+        self.browser.get(f'{base or self.pagehost.base}/?token={token}{fragment}')
         self.wait_connected()
 
     def report_browser_errors(self):
