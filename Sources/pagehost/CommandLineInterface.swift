@@ -9,6 +9,7 @@ enum CommandLineInterface {
           serve            run the server: HTTP API, live stream and dashboard (the default)
           open URL|FILE    run one session without a server and print its events as JSON lines
           load             open many sessions through the API, watch them on the stream, report (load testing)
+          config check FILE  check a config file without starting: "ok", or the message naming the bad key
           help             show this help; `pagehost COMMAND --help` shows a command's options
 
         """
@@ -28,6 +29,8 @@ enum CommandLineInterface {
             return ServeCommand.run(rest)
         case "load":
             return LoadCommand.run(rest)
+        case "config":
+            return ConfigCommand.run(rest)
         default:
             FileHandle.standardError.write(Data("pagehost: unknown command '\(command)'\n\n\(usage)".utf8))
             return 2

@@ -25,7 +25,10 @@ final class InProcessServer: @unchecked Sendable {
                 configuration.port = 0
                 configuration.demo = false
                 configuration.limits.sessions = max(configuration.limits.sessions, maxSessions)
-                let host = SessionHost(engine: try WebKitEngine(), limits: configuration.hostLimits)
+                let engine = try WebKitEngine(customSchemes: configuration.customSchemes,
+                                              pagesPerProcess: configuration.pagesPerProcess,
+                                              navigationTimeout: configuration.navigationTimeout)
+                let host = SessionHost(engine: engine, limits: configuration.hostLimits)
                 let server = PagehostServer(host: host, configuration: configuration)
                 let port = try server.start()
                 self.server = server

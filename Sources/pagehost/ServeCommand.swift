@@ -58,7 +58,9 @@ private final class ServeRun {
 
     func start(_ configuration: ServerConfiguration) {
         do {
-            let engine = try WebKitEngine()
+            let engine = try WebKitEngine(customSchemes: configuration.customSchemes,
+                                          pagesPerProcess: configuration.pagesPerProcess,
+                                          navigationTimeout: configuration.navigationTimeout)
             let host = SessionHost(engine: engine, limits: configuration.hostLimits)
             let server = PagehostServer(host: host, configuration: configuration)
             try server.start()

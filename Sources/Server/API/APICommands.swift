@@ -19,7 +19,7 @@ struct APICommands {
 
     func createSession(_ body: JSONValue, context: String = "body") throws(PagehostError) -> JSONValue {
         var (options, request) = try SessionRequestDecoder.createSession(body, defaults: configuration.sessionDefaults,
-                                                                         context: context)
+                                                                         context: context, schemes: configuration.customSchemeNames)
         options.maxPopups = min(options.maxPopups, configuration.limits.pagesPerSession - 1)
         return try host.createSession(options, loading: request).json
     }
@@ -34,7 +34,7 @@ struct APICommands {
     }
 
     func navigate(_ sid: SessionID, _ pid: PageID, _ body: JSONValue, context: String = "body") throws(PagehostError) -> JSONValue {
-        let request = try SessionRequestDecoder.navigate(body, context: context)
+        let request = try SessionRequestDecoder.navigate(body, context: context, schemes: configuration.customSchemeNames)
         try checkPage(pid, in: sid)
         try host.navigate(pid, to: request)
         return try host.page(pid).json
@@ -70,7 +70,7 @@ struct APICommands {
         .object([("status", "ok"), ("sessions", .int(host.sessionCount)), ("pages", .int(host.pageCount))])
     }
 
-    private func checkPage(_ pid: PageID, in sid: SessionID) throws(PagehostError) {
+    func checkPage(_ pid: PageID, in sid: SessionID) throws(PagehostError) {
         _ = try host.snapshot(of: sid)
         guard try host.page(pid).sessionID == sid else { throw .noPage(pid) }
     }

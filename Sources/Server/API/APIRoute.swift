@@ -17,6 +17,8 @@ enum APIRoute: Equatable {
     case evaluate(SessionID, PageID)
     case screenshot(SessionID, PageID)
     case answerDialog(SessionID, DialogID)
+    /// History, find, scroll and click in a page (PageToolRoutes).
+    case pageTool(SessionID, PageID, PageTool)
     case openAPI
     case metrics
     case stream
@@ -60,6 +62,9 @@ enum APIRoute: Equatable {
                 let sid = try WireIDs.session(rest[1], field: "sessionId")
                 let did = try WireIDs.dialog(rest[3], field: "dialogId")
                 return only(.post, method, .answerDialog(sid, did))
+            case 5 where rest[0] == "sessions" && rest[2] == "pages" && PageToolRoutes.actions.contains(rest[4]),
+                 6 where rest[0] == "sessions" && rest[2] == "pages" && rest[4] == "find":
+                return try PageToolRoutes.match(method, rest)
             case 5 where rest[0] == "sessions" && rest[2] == "pages":
                 let action = rest[4]
                 guard ["close", "navigate", "evaluate", "screenshot"].contains(action) else { return .failure(.notFound) }
@@ -86,7 +91,7 @@ enum APIRoute: Equatable {
     /// Whether the route reads a JSON body.
     var takesBody: Bool {
         switch self {
-        case .createSession, .navigate, .evaluate, .answerDialog: return true
+        case .createSession, .navigate, .evaluate, .answerDialog, .pageTool: return true
         default: return false
         }
     }

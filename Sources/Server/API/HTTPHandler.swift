@@ -100,6 +100,7 @@ final class HTTPHandler {
                     } catch { return .error(error) }
                 }
             case .answerDialog(let sid, let did): return .now(.json(try commands.answerDialog(sid, did, body)))
+            case .pageTool(let sid, let pid, let tool): return try pageTool(tool, sid, pid, body)
             case .openAPI:
                 let url = URL(fileURLWithPath: openAPIFile)
                 let folder = StaticFiles(root: url.deletingLastPathComponent().path, headers: [])

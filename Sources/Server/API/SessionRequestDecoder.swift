@@ -3,19 +3,21 @@ import PagehostCore
 
 /// Turns the JSON bodies of the API (and of stream commands) into core values, strictly: see `JSONFields`.
 enum SessionRequestDecoder {
-    static let sessionFields: Set<String> = ["url", "html", "baseURL", "popupMode", "label", "userAgentSuffix",
-                                             "dialogPolicy", "popupPolicy", "viewport"]
-    static let optionFields: Set<String> = ["popupMode", "label", "userAgentSuffix", "dialogPolicy", "popupPolicy",
-                                            "viewport"]
+    static let loadFields: Set<String> = ["url", "html", "baseURL", "data", "mimeType", "encoding"]
+    static let optionFields: Set<String> = Set(["popupMode", "label", "userAgentSuffix", "dialogPolicy", "popupPolicy",
+                                                "viewport"]).union(toolboxOptionFields)
+    static let sessionFields: Set<String> = loadFields.union(optionFields)
 
     /// `POST /api/sessions`: what to load and the session's options, over `defaults`.
-    static func createSession(_ json: JSONValue, defaults: SessionOptions, context: String = "body")
+    /// `schemes`: the custom schemes the server serves, which URLs may use besides the built-in ones.
+    static func createSession(_ json: JSONValue, defaults: SessionOptions, context: String = "body",
+                              schemes: Set<String> = [])
         throws(PagehostError) -> (SessionOptions, LoadRequest)
     {
         let fields = try JSONFields(json, context: context)
         try fields.allowOnly(sessionFields)
-        let request = try loadRequest(fields)
-        let options = try options(from: json, over: defaults, context: context, extraFields: ["url", "html", "baseURL"])
+        let request = try loadRequest(fields, schemes: schemes)
+        let options = try options(from: json, over: defaults, context: context, extraFields: loadFields)
         return (options, request)
     }
 
@@ -46,35 +48,48 @@ enum SessionRequestDecoder {
             guard let height = try viewport.int("height", in: sides) else { throw PagehostError(.badRequest, "field \(viewport.name("height")) is required") }
             options.viewport = Viewport(width: width, height: height)
         }
+        try applyToolboxOptions(fields, to: &options)
         return options
     }
 
-    /// `url`, or `html` with an optional `baseURL`: exactly one of `url` and `html`.
-    static func loadRequest(_ fields: JSONFields) throws(PagehostError) -> LoadRequest {
+    /// `url`; or `html` with an optional `baseURL`; or `data` (base64) with `mimeType`, an optional `encoding`
+    /// and `baseURL`: exactly one of `url`, `html` and `data`.
+    static func loadRequest(_ fields: JSONFields, schemes: Set<String> = []) throws(PagehostError) -> LoadRequest {
         let url = try fields.string("url")
         let html = try fields.string("html")
+        let data = try fields.string("data")
         let baseURL = try fields.string("baseURL")
-        switch (url, html) {
-        case (let url?, nil):
-            guard baseURL == nil else { throw PagehostError(.badRequest, "field \(fields.name("baseURL")) goes only with html") }
-            try checkURL(url, field: fields.name("url"))
-            return .url(url)
-        case (nil, let html?):
-            if let baseURL { try checkURL(baseURL, field: fields.name("baseURL")) }
-            return .html(html, baseURL: baseURL)
-        case (nil, nil):
-            throw PagehostError(.badRequest, "field \(fields.name("url")) or \(fields.name("html")) is required")
-        case (_?, _?):
-            throw PagehostError(.badRequest, "give \(fields.name("url")) or \(fields.name("html")), not both")
+        let given = [url, html, data].compactMap { $0 }.count
+        guard given == 1 else {
+            let names = "\(fields.name("url")), \(fields.name("html")) or \(fields.name("data"))"
+            throw PagehostError(.badRequest, given == 0 ? "field \(names) is required" : "give one of \(names), not more")
         }
+        if data == nil {
+            for key in ["mimeType", "encoding"] where fields[key].map({ !$0.isNull }) == true {
+                throw PagehostError(.badRequest, "field \(fields.name(key)) goes only with data")
+            }
+        }
+        if let url {
+            guard baseURL == nil else { throw PagehostError(.badRequest, "field \(fields.name("baseURL")) goes only with html or data") }
+            try checkURL(url, field: fields.name("url"), schemes: schemes)
+            return .url(url)
+        }
+        if let html {
+            if let baseURL { try checkURL(baseURL, field: fields.name("baseURL"), schemes: schemes) }
+            return .html(html, baseURL: baseURL)
+        }
+        return try dataRequest(fields, base64: data ?? "", schemes: schemes)
     }
 
     /// Schemes a page may be sent to from the API. `file:` is not one: the API must not read local files.
     static let allowedSchemes: Set<String> = ["http", "https", "about", "data"]
 
-    static func checkURL(_ text: String, field: String) throws(PagehostError) {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), allowedSchemes.contains(scheme) else {
-            throw PagehostError(.badRequest, "field \(field) must be an absolute http, https, about or data URL")
+    static func checkURL(_ text: String, field: String, schemes: Set<String> = []) throws(PagehostError) {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+              allowedSchemes.contains(scheme) || schemes.contains(scheme)
+        else {
+            let custom = schemes.sorted().map { ", \($0)" }.joined()
+            throw PagehostError(.badRequest, "field \(field) must be an absolute http, https, about or data\(custom) URL")
         }
         if scheme == "http" || scheme == "https", url.host?.isEmpty ?? true {
             throw PagehostError(.badRequest, "field \(field) has no host")
@@ -82,10 +97,10 @@ enum SessionRequestDecoder {
     }
 
     /// `POST …/navigate`.
-    static func navigate(_ json: JSONValue, context: String = "body") throws(PagehostError) -> LoadRequest {
+    static func navigate(_ json: JSONValue, context: String = "body", schemes: Set<String> = []) throws(PagehostError) -> LoadRequest {
         let fields = try JSONFields(json, context: context)
-        try fields.allowOnly(["url", "html", "baseURL"])
-        return try loadRequest(fields)
+        try fields.allowOnly(loadFields)
+        return try loadRequest(fields, schemes: schemes)
     }
 
     /// `POST …/evaluate`: the function body and its named arguments.

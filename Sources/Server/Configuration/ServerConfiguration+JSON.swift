@@ -16,12 +16,12 @@ extension ServerConfiguration {
             throw PagehostError(.badRequest, "config file \(path): \(error)")
         }
         var config = ServerConfiguration()
+        let base = URL(fileURLWithPath: path).deletingLastPathComponent()
         do {
-            try config.apply(json)
+            try config.apply(json, relativeTo: base.path)
         } catch {
             throw PagehostError(.badRequest, "config file \(path): \(error.message)")
         }
-        let base = URL(fileURLWithPath: path).deletingLastPathComponent()
         config.adminUIDirectory = resolve(config.adminUIDirectory, against: base)
         config.demoDirectory = resolve(config.demoDirectory, against: base)
         config.openAPIFile = resolve(config.openAPIFile, against: base)
@@ -32,11 +32,13 @@ extension ServerConfiguration {
         path.hasPrefix("/") ? path : base.appendingPathComponent(path).standardizedFileURL.path
     }
 
-    /// Applies the members of a configuration object.
-    public mutating func apply(_ json: JSONValue) throws(PagehostError) {
+    /// Applies the members of a configuration object. Custom scheme folders are taken relative to `base`
+    /// (the current directory when nil).
+    public mutating func apply(_ json: JSONValue, relativeTo base: String? = nil) throws(PagehostError) {
         let object = try JSONFields(json, context: "config")
         try object.allowOnly(["host", "port", "token", "tokens", "demo", "allowedOrigins", "adminUI",
-                              "demoFolder", "openAPIFile", "limits", "sessionDefaults"])
+                              "demoFolder", "openAPIFile", "limits", "sessionDefaults",
+                              "customSchemes", "navigationRules", "engine"])
         if let v = try object.string("host") { host = v }
         if let v = try object.int("port", in: 0...65535) { port = v }
         if let v = try object.string("token") { token = v.isEmpty ? nil : v }
@@ -50,15 +52,16 @@ extension ServerConfiguration {
         if let v = object["sessionDefaults"] {
             sessionDefaults = try SessionRequestDecoder.options(from: v, over: sessionDefaults, context: "sessionDefaults")
         }
+        try applyToolbox(object, relativeTo: base)
     }
 }
 
 extension ServerConfiguration.Limits {
     mutating func apply(_ json: JSONValue) throws(PagehostError) {
         let object = try JSONFields(json, context: "limits")
-        try object.allowOnly(["sessions", "pagesPerSession", "requestBodyBytes", "streamClients",
+        try object.allowOnly(Set<String>(["sessions", "pagesPerSession", "requestBodyBytes", "streamClients",
                               "streamClientBufferBytes", "streamCoalesceAfterBytes", "streamSocketSendBufferBytes",
-                              "eventLogCapacity"])
+                              "eventLogCapacity"]).union(Self.hostLimitKeys))
         let positive = 1...Int(Int32.max)
         if let v = try object.int("sessions", in: positive) { sessions = v }
         if let v = try object.int("pagesPerSession", in: positive) { pagesPerSession = v }
@@ -68,5 +71,6 @@ extension ServerConfiguration.Limits {
         if let v = try object.int("streamCoalesceAfterBytes", in: 0...(1 << 30)) { streamCoalesceAfterBytes = v }
         if let v = try object.int("streamSocketSendBufferBytes", in: 0...(1 << 30)) { streamSocketSendBufferBytes = v }
         if let v = try object.int("eventLogCapacity", in: positive) { eventLogCapacity = v }
+        try applyHostLimits(object)
     }
 }

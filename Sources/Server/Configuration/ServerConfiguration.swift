@@ -25,6 +25,12 @@ public struct ServerConfiguration: Sendable {
     public var limits = Limits()
     /// What `POST /api/sessions` uses for every option the body leaves out.
     public var sessionDefaults = SessionOptions()
+    /// URL schemes served from folders (checked when the file is read: not an engine's scheme, the folder exists).
+    public var customSchemes: [CustomScheme] = []
+    /// Pages of `shared` sessions one web process holds.
+    public var pagesPerProcess = 16
+    /// A navigation that has not finished after this long is stopped and fails.
+    public var navigationTimeout: Duration = .seconds(30)
 
     public struct Limits: Sendable {
         /// Sessions open at once; more answer 429.
@@ -44,6 +50,15 @@ public struct ServerConfiguration: Sendable {
         public var streamSocketSendBufferBytes = 128 << 10
         /// Events kept for `?since=` resumption.
         public var eventLogCapacity = 10_000
+        /// The rest of the host's limits (`HostLimits`): text length, refusal reports, dialog flood, closed
+        /// session timelines.
+        public var maxTextLength = HostLimits().maxTextLength
+        public var refusalReportInterval = HostLimits().refusalReportInterval
+        public var dialogLimit = HostLimits().dialogLimit
+        public var dialogWindow = HostLimits().dialogWindow
+        public var closedSessionRetention = HostLimits().closedSessionRetention
+        public var closedSessionLimit = HostLimits().closedSessionLimit
+        public var closedSessionEvents = HostLimits().closedSessionEvents
 
         public init() {}
     }
@@ -55,6 +70,13 @@ public struct ServerConfiguration: Sendable {
         var limits = HostLimits()
         limits.maxSessions = self.limits.sessions
         limits.eventLogCapacity = self.limits.eventLogCapacity
+        limits.maxTextLength = self.limits.maxTextLength
+        limits.refusalReportInterval = self.limits.refusalReportInterval
+        limits.dialogLimit = self.limits.dialogLimit
+        limits.dialogWindow = self.limits.dialogWindow
+        limits.closedSessionRetention = self.limits.closedSessionRetention
+        limits.closedSessionLimit = self.limits.closedSessionLimit
+        limits.closedSessionEvents = self.limits.closedSessionEvents
         return limits
     }
 }

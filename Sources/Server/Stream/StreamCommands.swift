@@ -18,10 +18,10 @@ struct StreamCommands {
         "createSession": SessionRequestDecoder.sessionFields,
         "closeSession": ["sessionId"],
         "closePage": ["sessionId", "pageId"],
-        "navigate": ["sessionId", "pageId", "url", "html", "baseURL"],
+        "navigate": Set(["sessionId", "pageId"]).union(SessionRequestDecoder.loadFields),
         "evaluate": ["sessionId", "pageId", "script", "arguments"],
         "answerDialog": ["sessionId", "dialogId", "accept", "text"],
-    ]
+    ].merging(PageTool.all.map { ($0.op, $0.fields.union(["sessionId", "pageId"])) }) { a, _ in a }
 
     /// Runs one command message and hands its answer to `reply` (at once, or after an evaluation).
     func run(_ bytes: [UInt8], reply: @escaping @LoopActor (JSONValue) -> Void) {
@@ -93,7 +93,12 @@ struct StreamCommands {
         case "navigate": return .now(try commands.navigate(try sid(), try pid(), args, context: "command"))
         case "evaluate": return .later(try commands.evaluate(try sid(), try pid(), args, context: "command"))
         case "answerDialog": return .now(try commands.answerDialog(try sid(), try did(), args, context: "command"))
-        default: throw PagehostError(.badRequest, "field command.op: unknown op \"\(op)\"")
+        default:
+            guard let tool = PageTool.all.first(where: { $0.op == op }) else {
+                throw PagehostError(.badRequest, "field command.op: unknown op \"\(op)\"")
+            }
+            let work = try commands.pageTool(tool, try sid(), try pid(), args, context: "command")
+            return .later { () async throws(PagehostError) -> JSONValue in try await work().json }
         }
     }
 

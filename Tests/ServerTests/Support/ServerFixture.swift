@@ -51,7 +51,9 @@ final class ServerFixture {
         var fake: FakeEngine?
         switch kind {
         case .webkit:
-            engine = try WebKitEngine()
+            engine = try WebKitEngine(customSchemes: configuration.customSchemes,
+                                      pagesPerProcess: configuration.pagesPerProcess,
+                                      navigationTimeout: configuration.navigationTimeout)
         case .fake:
             let double = FakeEngine()
             fake = double
