@@ -59,6 +59,8 @@ struct OpenAPITests {
             "get /api/sessions": Call(method: "GET", path: "/api/sessions"),
             "post /api/sessions": Call(method: "POST", path: "/api/sessions", body: #"{"url":"about:blank","label":"x","popupMode":"tabbed","dialogPolicy":"dismiss","popupPolicy":"block","userAgentSuffix":"GOOGLE_PAY_SUPPORTED","viewport":{"width":800,"height":600}}"#),
             "get /api/sessions/{sessionId}": Call(method: "GET", path: "/api/sessions/\(sid)"),
+            "get /api/sessions/{sessionId}/events": Call(method: "GET", path: "/api/sessions/\(sid)/events"),
+            "get /api/whoami": Call(method: "GET", path: "/api/whoami"),
             "delete /api/sessions/{sessionId}": Call(method: "DELETE", path: "/api/sessions/\(promptSession)"),
             "post /api/sessions/{sessionId}/pages/{pageId}/close": Call(method: "POST", path: "/api/sessions/\(sid)/pages/\(popupID)/close"),
             "post /api/sessions/{sessionId}/pages/{pageId}/navigate": Call(method: "POST", path: "/api/sessions/\(sid)/pages/\(mainID)/navigate", body: #"{"html":"<title>again</title>"}"#),
