@@ -47,6 +47,24 @@ struct OpenAPITests {
         let b = try JSONParser.parse(try await http.post("/api/sessions", json: #"{"html":"<script>setTimeout(() => prompt('q', 'd'), 10)</script>"}"#).body)
         let promptSession = try #require(b["id"]?.stringValue)
         let dialogID = try #require(try await stream.receive(until: { $0.type == "dialog.opened" }).last?["dialog"]?["id"]?.stringValue)
+        // The page toolbox: a page to find, scroll and click in; one with a page to go back to, one with a page to
+        // go forward to.
+        let toolPage = "<title>t</title><p>lake Lake</p><div style='height:3000px'></div><button id=b style='width:80px;height:30px'>b</button>"
+        let (toolSession, toolPageID) = try await fixture.createSession(JSONValue.object([("html", .string(toolPage)), ("baseURL", "http://127.0.0.1/t")]).serialized)
+        let tool = "/api/sessions/\(toolSession)/pages/\(toolPageID)"
+        try await fixture.waitForLoad(toolSession, toolPageID, url: "http://127.0.0.1/t")
+        var history: [String] = []
+        for goBack in [false, true] {
+            let (hs, hp) = try await fixture.createSession(#"{"url":"data:text/html,<title>1</title>"}"#)
+            try await fixture.waitForLoad(hs, hp, url: "data:text/html,<title>1</title>")
+            #expect(try await http.post("/api/sessions/\(hs)/pages/\(hp)/navigate", json: #"{"url":"data:text/html,<title>2</title>"}"#).status == 200)
+            try await fixture.waitForPage(hs, hp, "a page to go back to") { $0["canGoBack"] == true && $0["navigation"]?["event"] == "finished" }
+            if goBack {
+                #expect(try await http.post("/api/sessions/\(hs)/pages/\(hp)/back", json: "").status == 204)
+                try await fixture.waitForPage(hs, hp, "a page to go forward to") { $0["canGoForward"] == true && $0["navigation"]?["event"] == "finished" }
+            }
+            history.append("/api/sessions/\(hs)/pages/\(hp)")
+        }
 
         struct Call {
             let method: String
@@ -67,6 +85,16 @@ struct OpenAPITests {
             "post /api/sessions/{sessionId}/pages/{pageId}/evaluate": Call(method: "POST", path: "/api/sessions/\(sid)/pages/\(mainID)/evaluate", body: #"{"script":"return a + b","arguments":{"a":1,"b":2}}"#),
             "get /api/sessions/{sessionId}/pages/{pageId}/screenshot": Call(method: "GET", path: "/api/sessions/\(sid)/pages/\(mainID)/screenshot"),
             "post /api/sessions/{sessionId}/dialogs/{dialogId}": Call(method: "POST", path: "/api/sessions/\(promptSession)/dialogs/\(dialogID)", body: #"{"accept":true,"text":"t"}"#),
+            "post /api/sessions/{sessionId}/pages/{pageId}/back": Call(method: "POST", path: history[0] + "/back"),
+            "post /api/sessions/{sessionId}/pages/{pageId}/forward": Call(method: "POST", path: history[1] + "/forward"),
+            "post /api/sessions/{sessionId}/pages/{pageId}/reload": Call(method: "POST", path: tool + "/reload"),
+            "post /api/sessions/{sessionId}/pages/{pageId}/stop": Call(method: "POST", path: tool + "/stop"),
+            "post /api/sessions/{sessionId}/pages/{pageId}/find": Call(method: "POST", path: tool + "/find", body: #"{"text":"lake","caseInsensitive":true}"#),
+            "post /api/sessions/{sessionId}/pages/{pageId}/find/next": Call(method: "POST", path: tool + "/find/next"),
+            "post /api/sessions/{sessionId}/pages/{pageId}/find/previous": Call(method: "POST", path: tool + "/find/previous"),
+            "delete /api/sessions/{sessionId}/pages/{pageId}/find": Call(method: "DELETE", path: tool + "/find"),
+            "post /api/sessions/{sessionId}/pages/{pageId}/scroll": Call(method: "POST", path: tool + "/scroll", body: #"{"x":0,"y":100}"#),
+            "post /api/sessions/{sessionId}/pages/{pageId}/click": Call(method: "POST", path: tool + "/click", body: ##"{"selector":"#b"}"##),
             "get /api/openapi.json": Call(method: "GET", path: "/api/openapi.json"),
             "get /metrics": Call(method: "GET", path: "/metrics"),
             "get /": Call(method: "GET", path: "/"),
