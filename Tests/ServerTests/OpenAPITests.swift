@@ -60,8 +60,11 @@ struct OpenAPITests {
             #expect(try await http.post("/api/sessions/\(hs)/pages/\(hp)/navigate", json: #"{"url":"data:text/html,<title>2</title>"}"#).status == 200)
             try await fixture.waitForPage(hs, hp, "a page to go back to") { $0["canGoBack"] == true && $0["navigation"]?["event"] == "finished" }
             if goBack {
+                let before = try await fixture.navigationID(hs, hp)
                 #expect(try await http.post("/api/sessions/\(hs)/pages/\(hp)/back", json: "").status == 204)
-                try await fixture.waitForPage(hs, hp, "a page to go forward to") { $0["canGoForward"] == true && $0["navigation"]?["event"] == "finished" }
+                try await fixture.waitForPage(hs, hp, "a page to go forward to") {
+                    $0["canGoForward"] == true && $0["navigation"]?["event"] == "finished" && ($0["navigation"]?["id"]?.intValue ?? 0) > before
+                }
             }
             history.append("/api/sessions/\(hs)/pages/\(hp)")
         }

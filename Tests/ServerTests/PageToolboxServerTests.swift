@@ -49,22 +49,28 @@ struct PageToolboxServerTests {
         expectRefusal(try await fixture.http.get(base + "/back"), 405)
         #expect(try await fixture.page(sid, main)?["url"]?.stringValue == two)
 
+        // The URL and the history flags change as soon as a history step is asked for: wait for the navigation
+        // itself (a new id, finished), as a user waits for the page.
+        let beforeBack = try await fixture.navigationID(sid, main)
         #expect(try await fixture.http.post(base + "/back", json: "").status == 204)
         try await fixture.waitForPage(sid, main, "back to one") {
             $0["url"]?.stringValue == one && $0["canGoForward"] == true && $0["navigation"]?["event"] == "finished"
+                && ($0["navigation"]?["id"]?.intValue ?? 0) > beforeBack
         }
         // Forward over the socket: a null result.
         let stream = try await fixture.stream()
         _ = try await stream.receiveJSON()
+        let beforeForward = try await fixture.navigationID(sid, main)
         try await stream.send(JSONValue.object([("id", 1), ("op", "forward"), ("sessionId", .string(sid)), ("pageId", .string(main))]))
         let forward = try await stream.receive(until: { $0.type == "result" || $0.type == "error" }, timeout: 60).last
         #expect(forward?.type == "result")
         #expect(forward?["result"] == .null)
         try await fixture.waitForPage(sid, main, "forward to two") {
             $0["url"]?.stringValue == two && $0["canGoForward"] == false && $0["navigation"]?["event"] == "finished"
+                && ($0["navigation"]?["id"]?.intValue ?? 0) > beforeForward
         }
         // Reload and stop answer 204; reload starts a new navigation.
-        let before = try #require(try await fixture.page(sid, main)?["navigation"]?["id"]?.intValue)
+        let before = try await fixture.navigationID(sid, main)
         #expect(try await fixture.http.post(base + "/reload", json: "{}").status == 204)
         try await fixture.waitForPage(sid, main, "reloaded") {
             ($0["navigation"]?["id"]?.intValue ?? 0) > before && $0["navigation"]?["event"] == "finished"

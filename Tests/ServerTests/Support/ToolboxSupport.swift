@@ -87,6 +87,11 @@ extension ServerFixture {
         throw TestFailure("timed out waiting for \(script) to be \(expected.serialized); last: \(last?.serialized ?? "none")")
     }
 
+    /// The id of the page's latest navigation (0 before any).
+    func navigationID(_ sid: String, _ pid: String) async throws -> Int {
+        try await page(sid, pid)?["navigation"]?["id"]?.intValue ?? 0
+    }
+
     /// A finished navigation to a URL.
     @discardableResult
     func waitForLoad(_ sid: String, _ pid: String, url: String, timeout: TimeInterval = 60) async throws -> JSONValue {
