@@ -3,7 +3,8 @@ import PagehostCore
 
 extension WebKitEngine {
     public func perform(_ action: HistoryAction, in id: PageID) throws(PagehostError) {
-        let view = try page(id).view
+        let page = try page(id)
+        let view = page.view
         switch action {
         case .back:
             guard webkit_web_view_can_go_back(view) != 0 else { throw PagehostError(.conflict, "page \(id) has no page to go back to") }
@@ -12,7 +13,7 @@ extension WebKitEngine {
             guard webkit_web_view_can_go_forward(view) != 0 else { throw PagehostError(.conflict, "page \(id) has no page to go forward to") }
             webkit_web_view_go_forward(view)
         case .reload:
-            webkit_web_view_reload(view)
+            page.reload()
         case .stop:
             webkit_web_view_stop_loading(view)
         }

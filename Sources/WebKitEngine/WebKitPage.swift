@@ -33,6 +33,8 @@ final class WebKitPage {
     var pendingFinds: [CheckedContinuation<Int, Never>] = []
     /// The number of matches of the current search.
     var lastFindCount = 0
+    /// The last load asked of this page, to reload a document that came from a string (see `reload`).
+    private var lastLoad: LoadRequest?
     private var navigationTimer: Task<Void, Never>?
     private var pinging = false
     /// A ping into the page did not answer in time (see `probeResponsiveness`).
@@ -81,6 +83,7 @@ final class WebKitPage {
     // MARK: Loading
 
     func load(_ request: LoadRequest) {
+        lastLoad = request
         switch request {
         case .url(let url): webkit_web_view_load_uri(view, url)
         case .html(let html, let baseURL): webkit_web_view_load_html(view, html, baseURL)
@@ -89,6 +92,22 @@ final class WebKitPage {
             webkit_web_view_load_bytes(view, data, mimeType, encoding, baseURL)
             g_bytes_unref(data)
         }
+    }
+
+    /// Reloads the page. WebKit reloads a document loaded from a string (HTML or bytes) as `about:blank`, so
+    /// while the page still shows that document (its URL is the load's base URL), the load is made again.
+    func reload() {
+        let current = webkit_web_view_get_uri(view).map { String(cString: $0) }
+        switch lastLoad {
+        case .html(_, let base)?, .data(_, _, _, let base)?:
+            if current == (base ?? "about:blank") {
+                load(lastLoad!)
+                return
+            }
+        default:
+            break
+        }
+        webkit_web_view_reload(view)
     }
 
     // MARK: Signal handlers

@@ -37,6 +37,19 @@ struct PageToolboxTests {
         #expect(try h.host.page(main).url == origin + "/two")
     }
 
+    @Test @LoopActor func reloadingAPageLoadedFromHTMLKeepsIt() async throws {
+        let h = try EngineHarness.make()
+        defer { h.tearDown() }
+        let (_, main) = try await h.openSession(.html("<title>Inline</title><p>from a string</p>", baseURL: "http://127.0.0.1:9/base"))
+        let before = try #require(try h.host.page(main).navigation?.id)
+        try h.host.perform(.reload, in: main)
+        try await h.waitUntil("reloaded") {
+            guard let page = try? h.host.page(main), let navigation = page.navigation else { return false }
+            return navigation.id > before && navigation.event == .finished && page.title == "Inline"
+        }
+        #expect(try h.host.page(main).url == "http://127.0.0.1:9/base")
+    }
+
     @LoopActor func goThroughHistory(_ h: EngineHarness, _ page: PageID, _ action: HistoryAction, to url: String,
                                      canGoBack: Bool, canGoForward: Bool) async throws {
         let before = try #require(try h.host.page(page).navigation?.id)
