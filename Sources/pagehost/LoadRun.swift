@@ -91,7 +91,7 @@ final class LoadRun: @unchecked Sendable {
 
         // Settle: popups and dialogs of the last sessions arrive (a popup is announced once the engine knows
         // whether it has an opener, up to 2 s after it opened), and every dialog is answered.
-        waitForQuiet(quiet: 2.5, deadline: .after(seconds: 15))
+        waitForQuiet(quiet: 3, deadline: .after(seconds: 20))
         let upAt = Deadline.monotonicNanoseconds()
 
         if let after = options.closePopupsAfter {

@@ -45,7 +45,8 @@ struct ClientCodecTests {
         #expect(address.port == port)
     }
 
-    @Test(arguments: ["https://127.0.0.1:8080", "http://127.0.0.1:0", "http://127.0.0.1:x", "http://:80", "http://h:80/api"])
+    @Test(arguments: ["https://127.0.0.1:8080", "http://127.0.0.1:0", "http://127.0.0.1:x", "http://:80", "http://h:80/api",
+                      "--token", "http://a b:80"])
     func badServerAddressesDoNot(text: String) {
         #expect(ServerAddress(url: text) == nil)
     }

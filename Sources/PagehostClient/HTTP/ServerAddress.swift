@@ -28,7 +28,9 @@ public struct ServerAddress: Sendable, Equatable, CustomStringConvertible {
             guard let p = Int(rest[rest.index(after: colon)...]) else { return nil }
             port = p
         }
-        guard !host.isEmpty, (1...65535).contains(port) else { return nil }
+        // A name or an address: letters, digits, '.', '-', '_' (and ':' inside brackets); never an option.
+        let allowed = host.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || ".-_[]:".contains($0)) }
+        guard !host.isEmpty, !host.hasPrefix("-"), allowed, (1...65535).contains(port) else { return nil }
         self.host = String(host)
         self.port = port
     }
