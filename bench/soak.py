@@ -1,0 +1,115 @@
+"""Soak: sessions whose pages open and close popups and show dialogs continuously, for a given duration.
+Samples the process tree's memory and process count every minute and prints the growth after warm-up, the
+stream's seq gaps, and what the server counted. A benchmark, not a test: it prints figures.
+
+    bench/soak --minutes 60 --sessions 100
+"""
+import argparse
+import json
+import os
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import procs  # noqa: E402
+from benchlib.pagehost import Pagehost  # noqa: E402
+from benchlib.websocket import Closed, WebSocket  # noqa: E402
+from benchlib import workload  # noqa: E402
+
+# Every few seconds: open a popup that closes itself, then show a confirm (the session's policy answers it).
+CHURN = """<!doctype html><html><head><meta charset=utf-8><title>churn</title></head><body><script>
+let round = 0;
+setInterval(() => {
+  round++;
+  const popup = window.open('/popup-closes.html', '_blank', 'popup');
+  setTimeout(() => { confirm('round ' + round); document.title = 'round ' + round; }, 500);
+}, %d);
+</script></body></html>"""
+POPUP = """<!doctype html><html><head><meta charset=utf-8><title>popup</title></head><body>
+<script>setTimeout(() => window.close(), 1000);</script></body></html>"""
+
+
+class StreamCheck:
+    """Follows the stream and counts events and seq gaps (a snapshot restarts the count)."""
+
+    def __init__(self, server):
+        self.ws = WebSocket(f"ws://127.0.0.1:{server.port}/api/stream",
+                            headers={"Authorization": f"Bearer {server.token}"}, subprotocol="pagehost.v1")
+        self.last = None
+        self.events = 0
+        self.gaps = 0
+        self.snapshots = 0
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        try:
+            while True:
+                event = json.loads(self.ws.recv())
+                seq = event.get("seq")
+                if event.get("type") == "snapshot":
+                    self.snapshots += 1
+                elif self.last is not None and seq != self.last + 1:
+                    self.gaps += 1
+                self.last = seq
+                self.events += 1
+        except (Closed, OSError, ValueError):
+            pass
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--pagehost", required=True)
+    parser.add_argument("--minutes", type=float, default=60)
+    parser.add_argument("--sessions", type=int, default=100)
+    parser.add_argument("--interval-ms", type=int, default=5000, help="how often each page opens a popup and asks")
+    parser.add_argument("--warmup-minutes", type=float, default=5)
+    args = parser.parse_args()
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+    workload.PAGES["/churn.html"] = CHURN % args.interval_ms
+    workload.PAGES["/popup-closes.html"] = POPUP
+    pages = workload.PageServer()
+    server = Pagehost(args.pagehost, repo, sessions=args.sessions + 10)
+    samples = []
+    try:
+        stream = StreamCheck(server)
+        for _ in range(args.sessions):
+            server.create(pages.url("/churn.html"), dialogPolicy="accept")
+        start = time.time()
+        end = start + args.minutes * 60
+        while True:
+            memory = procs.memory(server.pid)
+            sample = {"minute": round((time.time() - start) / 60, 2), "pssMB": memory["pssMB"],
+                      "processes": memory["processes"], "events": stream.events, "seqGaps": stream.gaps}
+            samples.append(sample)
+            print(json.dumps(sample), flush=True)
+            if time.time() >= end:
+                break
+            time.sleep(min(60, max(0, end - time.time())))
+        metrics = server.metrics()
+    finally:
+        server.stop()
+        pages.close()
+        procs.cleanup()
+
+    warm = [s for s in samples if s["minute"] >= args.warmup_minutes] or samples
+    first, last = warm[0], warm[-1]
+    growth = (last["pssMB"] - first["pssMB"]) / first["pssMB"] * 100 if first["pssMB"] else 0
+    summary = {
+        "sessions": args.sessions, "minutes": args.minutes, "warmupMinutes": args.warmup_minutes,
+        "pssAfterWarmupMB": first["pssMB"], "pssAtEndMB": last["pssMB"], "growthPercent": round(growth, 2),
+        "processesAfterWarmup": first["processes"], "processesAtEnd": last["processes"],
+        "events": stream.events, "seqGaps": stream.gaps, "snapshots": stream.snapshots,
+        "popupsClosedByScript": sum(v for k, v in metrics.items() if "popups_closed" in k and 'reason="script"' in k),
+        "dialogsAnswered": sum(v for k, v in metrics.items() if "dialogs_answered" in k),
+        "samples": samples,
+    }
+    os.makedirs(os.path.join(repo, "bench/results"), exist_ok=True)
+    with open(os.path.join(repo, "bench/results/soak-latest.json"), "w") as f:
+        json.dump(summary, f, indent=1)
+    print(json.dumps({k: v for k, v in summary.items() if k != "samples"}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
