@@ -9,7 +9,9 @@ struct OpenCommandTests {
         let shots = FileManager.default.temporaryDirectory.appendingPathComponent("pagehost-shots-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: shots) }
         let demo = PagehostProcess.repository.appendingPathComponent("examples/demo/index.html").path
-        let output = try await PagehostProcess.run(["open", demo, "--duration", "4", "--dialogs", "dismiss", "--screenshot", shots.path])
+        // Runs until the demo has shown its popup and its dialog, then Ctrl-C: no fixed duration to outrun.
+        let output = try await PagehostProcess.run(["open", demo, "--dialogs", "dismiss", "--screenshot", shots.path],
+                                                   interruptWhen: { $0.contains("\"dialog.closed\"") && $0.contains("\"role\":\"popup\"") })
         #expect(output.status == 0, "stderr: \(output.stderr)")
         let events = try output.events()
         let types = events.compactMap { $0["type"]?.stringValue }

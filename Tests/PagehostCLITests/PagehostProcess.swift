@@ -25,7 +25,11 @@ struct PagehostProcess {
 
     /// Runs `pagehost ARGUMENTS` to its end; a run that outlives `timeout` is killed and reported. Waits
     /// with `Task.sleep`, so a test runner's few threads are never blocked while the child runs.
-    static func run(_ arguments: [String], timeout: TimeInterval = 60) async throws -> Output {
+    ///
+    /// With `interruptWhen`, the run is interrupted (SIGINT, as Ctrl-C) once what it printed on stdout so far
+    /// satisfies the condition.
+    static func run(_ arguments: [String], timeout: TimeInterval = 60,
+                    interruptWhen: ((String) -> Bool)? = nil) async throws -> Output {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -36,7 +40,12 @@ struct PagehostProcess {
         // Drain both pipes while it runs, so a chatty run cannot block on a full pipe.
         let stdout = Drain(out.fileHandleForReading), stderr = Drain(err.fileHandleForReading)
         let deadline = Date().addingTimeInterval(timeout)
+        var interrupted = false
         while process.isRunning, Date() < deadline {
+            if let interruptWhen, !interrupted, interruptWhen(stdout.textSoFar()) {
+                process.interrupt()
+                interrupted = true
+            }
             try await Task.sleep(for: .milliseconds(20))
         }
         if process.isRunning {
@@ -56,13 +65,23 @@ struct PagehostProcess {
 /// Reads a pipe to its end on a thread of its own.
 final class Drain: @unchecked Sendable {
     private var data = Data()
+    private let lock = NSLock()
     private let done = DispatchSemaphore(value: 0)
 
     init(_ handle: FileHandle) {
         Thread { [self] in
-            self.data = handle.readDataToEndOfFile()
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                self.lock.withLock { self.data.append(chunk) }
+            }
             self.done.signal()
         }.start()
+    }
+
+    /// What was read so far.
+    func textSoFar() -> String {
+        lock.withLock { String(decoding: data, as: UTF8.self) }
     }
 
     /// The pipe's whole text, once its writer closed it (the child exited).
@@ -70,6 +89,6 @@ final class Drain: @unchecked Sendable {
         while done.wait(timeout: .now()) == .timedOut {
             try? await Task.sleep(for: .milliseconds(5))
         }
-        return String(decoding: data, as: UTF8.self)
+        return textSoFar()
     }
 }
