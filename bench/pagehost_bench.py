@@ -296,17 +296,23 @@ def table(results):
     lines = []
     density = results.get("density", [])
     if density:
-        sizes = sorted({s["sessions"] for d in density for s in d["sizes"]})
+        sizes = sorted({s["sessions"] for d in density for s in d["sizes"] if s["sessions"] > 0})
         lines.append("Density: PSS of the whole process tree per session (marginal over the idle tool), MB")
         lines.append("  " + "setup".ljust(56) + "".join(f"{n:>9}" for n in sizes))
         for d in density:
             by = {s["sessions"]: s for s in d["sizes"]}
             lines.append("  " + d["name"].ljust(56) + "".join(f"{cell(by[n]['perSessionMB'] if n in by else None):>9}" for n in sizes))
+        for d in density:
+            for entry in d["sizes"]:
+                if entry.get("firstFailure"):
+                    lines.append(f"  {d['name']}: {entry['failures']} of {entry['requested']} sessions failed, e.g. {entry['firstFailure']}")
+                    break
         ratios = results.get("ratios", {})
         for label, value in ratios.items():
-            lines.append(f"  ratio {label}: {value}")
+            if value:
+                lines.append(f"  ratio {label}: {value}")
         for d in density:
-            if d["setup"].startswith("pagehost") and d["sizes"]:
+            if d["setup"].startswith("pagehost") and d["sizes"] and d["sizes"][-1]["sessions"] > 0:
                 top = d["sizes"][-1]
                 h = top.get("health", {})
                 lines.append(f"  {d['name']}: {top['sessions']} sessions, {top['processes']} processes, "
