@@ -38,8 +38,8 @@ static inline WebKitWebView *ph_web_view_new_related(WebKitWebView *opener, WebK
                                         NULL));
 }
 
-/// A session's main view in the shared process model: related to a pool's anchor view (so it runs in the
-/// anchor's web process and uses its data store), with the session's own settings and content manager.
+/// A session's main view in the shared process model: related to a live view of its pool slot (so it runs in
+/// that view's web process and uses its data store), with the session's own settings and content manager.
 static inline WebKitWebView *ph_web_view_new_in_pool(WebKitWebView *anchor, WebKitSettings *settings,
                                                      WebKitUserContentManager *content) {
     return WEBKIT_WEB_VIEW(g_object_new(WEBKIT_TYPE_WEB_VIEW,

@@ -82,18 +82,22 @@ public final class WebKitEngine: PageEngine {
     public func openMainPage(_ page: PageID, in session: SessionID, loading request: LoadRequest) throws(PagehostError) {
         guard let session = sessions[session] else { throw .noSession(session) }
         let contentManager = PageObserver.makeContentManager()
-        let made: UnsafeMutablePointer<WebKitWebView>? = switch session.options.processModel {
-        case .perSession:
+        let anchor: UnsafeMutablePointer<WebKitWebView>? = switch session.options.processModel {
+        case .perSession: nil
+        case .shared: sharedPool.placeMainPage(page)
+        }
+        let made: UnsafeMutablePointer<WebKitWebView>? = if let anchor {
+            ph_web_view_new_in_pool(anchor, session.settings, contentManager)
+        } else {
             ph_web_view_new_ephemeral(WebKitEngine.context, session.settings, contentManager)
-        case .shared:
-            ph_web_view_new_in_pool(sharedPool.anchor(for: page, context: WebKitEngine.context, settings: session.settings),
-                                    session.settings, contentManager)
         }
         guard let view = made else {
+            sharedPool.pageClosed(page)
             g_object_unref(contentManager)
             throw PagehostError(.engine, "WebKit could not create a web view")
         }
         let main = WebKitPage(id: page, view: view, contentManager: contentManager, session: session, engine: self, isPopup: false)
+        if session.options.processModel == .shared { sharedPool.viewMade(page, view: view) }
         pages[page] = main
         main.load(request)
     }
@@ -112,7 +116,7 @@ public final class WebKitEngine: PageEngine {
     /// Keeps a popup made inside a `create` signal.
     func register(_ page: WebKitPage, openedBy opener: PageID) {
         pages[page.id] = page
-        sharedPool.popupOpened(page.id, by: opener)
+        sharedPool.popupOpened(page.id, by: opener, view: page.view)
     }
 
     public func load(_ request: LoadRequest, in page: PageID) throws(PagehostError) {
@@ -121,8 +125,8 @@ public final class WebKitEngine: PageEngine {
 
     public func closePage(_ id: PageID) {
         guard let page = pages.removeValue(forKey: id) else { return }
-        page.close()
         sharedPool.pageClosed(id)
+        page.close()
     }
 
     func page(_ id: PageID) throws(PagehostError) -> WebKitPage {

@@ -42,6 +42,23 @@ struct LoadCommandTests {
         #expect((report["server"]?["peakProcessCount"]?.intValue ?? 0) >= 4)
     }
 
+    @Test func sharedPacksSessionsIntoFewerWebProcessesThanPerSession() throws {
+        let folder = try TemporaryFolder()
+        let page = try folder.file("static.html", "<!doctype html><title>static</title><p>static</p>")
+        func peakProcesses(_ model: String) throws -> Int {
+            let run = try PagehostRun.run(["load", "--html", page, "--sessions", "4", "--concurrency", "1",
+                                           "--process-model", model, "--json"])
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            let report = try run.json()
+            #expect(report["sessions"]?["loaded"] == 4)
+            return report["server"]?["peakProcessCount"]?.intValue ?? 0
+        }
+        let perSession = try peakProcesses("perSession")
+        let shared = try peakProcesses("shared")
+        // perSession: a web process per session; shared: all four in one (pagesPerProcess is 16).
+        #expect(perSession - shared >= 3, "perSession \(perSession) processes, shared \(shared)")
+    }
+
     /// Opens its popup as soon as its script runs, before it has loaded.
     static let popupAtOncePage = """
         <!doctype html><title>popup at once</title>
