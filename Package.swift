@@ -43,7 +43,7 @@ let package = Package(
         .testTarget(name: "PagehostCoreTests", dependencies: ["PagehostCore", "MainLoop"]),
         .testTarget(name: "WebKitEngineTests", dependencies: ["PagehostCore", "MainLoop", "WebKitEngine"]),
         .testTarget(name: "PagehostCLITests", dependencies: ["PagehostCore"]),
-        .testTarget(name: "ServerTests", dependencies: ["PagehostCore", "MainLoop", "Server", "WebKitEngine"]),
+        .testTarget(name: "ServerTests", dependencies: ["PagehostCore", "MainLoop", "Server", "WebKitEngine", "PagehostClient"]),
         .testTarget(name: "LoadTests", dependencies: ["PagehostCore", "PagehostClient"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,7 +1,7 @@
 /// SHA-1, only to check the WebSocket handshake's `Sec-WebSocket-Accept` (RFC 6455 requires SHA-1; it is not
 /// used for anything secret).
-enum SHA1 {
-    static func hash(_ message: [UInt8]) -> [UInt8] {
+public enum SHA1 {
+    public static func hash(_ message: [UInt8]) -> [UInt8] {
         var h: [UInt32] = [0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0]
         var data = message
         let bitLength = UInt64(message.count) * 8

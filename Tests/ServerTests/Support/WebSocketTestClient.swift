@@ -1,4 +1,5 @@
 import Foundation
+import PagehostClient
 import PagehostCore
 
 /// A minimal RFC 6455 client for tests: opening handshake with a random `Sec-WebSocket-Key` (checked against
