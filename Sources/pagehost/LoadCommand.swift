@@ -26,20 +26,13 @@ enum LoadCommand {
 
         let current = Mutex<LoadRun?>(nil)
         let interrupts = Mutex(0)
-        let signalQueue = DispatchQueue(label: "pagehost.load.signals")
-        let sources = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: signalQueue)
-            source.setEventHandler {
-                let count = interrupts.withLock { $0 += 1; return $0 }
-                if count > 1 { _exit(130) }
-                FileHandle.standardError.write(Data("\npagehost load: interrupted, closing what it opened (again to quit at once)\n".utf8))
-                current.withLock { $0 }?.interrupt()
-            }
-            source.resume()
-            return source
+        let stops = StopSignals(label: "pagehost.load.signals") {
+            let count = interrupts.withLock { $0 += 1; return $0 }
+            if count > 1 { _exit(130) }
+            FileHandle.standardError.write(Data("\npagehost load: interrupted, closing what it opened (again to quit at once)\n".utf8))
+            current.withLock { $0 }?.interrupt()
         }
-        defer { sources.forEach { $0.cancel() } }
+        defer { stops.cancel() }
 
         var inProcess: InProcessServer?
         var api: PagehostAPI

@@ -27,17 +27,10 @@ enum OpenCommand {
         MainLoop.shared.start()
         let finished = DispatchSemaphore(value: 0)
         let run = OpenRun(options: options, finished: finished)
-        let signalQueue = DispatchQueue(label: "pagehost.signals")
-        let sources = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: signalQueue)
-            source.setEventHandler { Task { @LoopActor in await run.finish(exitCode: 0) } }
-            source.resume()
-            return source
-        }
+        let stops = StopSignals(label: "pagehost.signals") { Task { @LoopActor in await run.finish(exitCode: 0) } }
         Task { @LoopActor in await run.start() }
         finished.wait()
-        sources.forEach { $0.cancel() }
+        stops.cancel()
         return run.exitCode.withLock { $0 }
     }
 }

@@ -28,17 +28,10 @@ enum ServeCommand {
         let finished = DispatchSemaphore(value: 0)
         let run = ServeRun(finished: finished)
         // Signals are taken off their default action and delivered to a dispatch source instead.
-        let signalQueue = DispatchQueue(label: "pagehost.signals")
-        let sources = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: signalQueue)
-            source.setEventHandler { Task { @LoopActor in run.shutdown(exitCode: 0) } }
-            source.resume()
-            return source
-        }
+        let stops = StopSignals(label: "pagehost.signals") { Task { @LoopActor in run.shutdown(exitCode: 0) } }
         Task { @LoopActor in run.start(configuration) }
         finished.wait()
-        sources.forEach { $0.cancel() }
+        stops.cancel()
         return run.exitCode.withLock { $0 }
     }
 }
