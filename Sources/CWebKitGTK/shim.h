@@ -67,40 +67,23 @@ static inline GtkWindow *ph_window(gpointer p) { return GTK_WINDOW(p); }
 static inline GtkContainer *ph_container(gpointer p) { return GTK_CONTAINER(p); }
 static inline WebKitWebView *ph_web_view(gpointer p) { return WEBKIT_WEB_VIEW(p); }
 
-/// Moves the mouse to (x, y) in the widget's window, dispatched through GTK like real input. WebKit waits
-/// for the web process to acknowledge input, so this also arms its responsiveness check.
-static inline void ph_send_motion(GtkWidget *widget, double x, double y) {
+/// A pointer event of `type` at (x, y) in the widget's window, dispatched through GTK like real input.
+static inline void ph_send_pointer_event(GtkWidget *widget, GdkEventType type, double x, double y, guint state) {
     GdkWindow *window = gtk_widget_get_window(widget);
     if (!window) return;
-    GdkDisplay *display = gtk_widget_get_display(widget);
-    GdkDevice *pointer = gdk_seat_get_pointer(gdk_display_get_default_seat(display));
+    GdkDevice *pointer = gdk_seat_get_pointer(gdk_display_get_default_seat(gtk_widget_get_display(widget)));
     int origin_x = 0, origin_y = 0;
     gdk_window_get_origin(window, &origin_x, &origin_y);
-    GdkEvent *motion = gdk_event_new(GDK_MOTION_NOTIFY);
-    motion->motion.window = g_object_ref(window);
-    motion->motion.time = GDK_CURRENT_TIME;
-    motion->motion.x = x;
-    motion->motion.y = y;
-    motion->motion.x_root = origin_x + x;
-    motion->motion.y_root = origin_y + y;
-    gdk_event_set_device(motion, pointer);
-    gtk_main_do_event(motion);
-    gdk_event_free(motion);
-}
-
-/// Clicks at (x, y) in the widget's window as the mouse would: a motion, a press and a release of button 1,
-/// dispatched through GTK like real input, so WebKit treats what follows as user-initiated.
-static inline void ph_send_click(GtkWidget *widget, double x, double y) {
-    GdkWindow *window = gtk_widget_get_window(widget);
-    if (!window) return;
-    GdkDisplay *display = gtk_widget_get_display(widget);
-    GdkDevice *pointer = gdk_seat_get_pointer(gdk_display_get_default_seat(display));
-    int origin_x = 0, origin_y = 0;
-    gdk_window_get_origin(window, &origin_x, &origin_y);
-    ph_send_motion(widget, x, y);
-
-    for (int i = 0; i < 2; i++) {
-        GdkEvent *event = gdk_event_new(i == 0 ? GDK_BUTTON_PRESS : GDK_BUTTON_RELEASE);
+    GdkEvent *event = gdk_event_new(type);
+    if (type == GDK_MOTION_NOTIFY) {
+        event->motion.window = g_object_ref(window);
+        event->motion.time = GDK_CURRENT_TIME;
+        event->motion.x = x;
+        event->motion.y = y;
+        event->motion.x_root = origin_x + x;
+        event->motion.y_root = origin_y + y;
+        event->motion.state = state;
+    } else {
         event->button.window = g_object_ref(window);
         event->button.time = GDK_CURRENT_TIME;
         event->button.x = x;
@@ -108,11 +91,19 @@ static inline void ph_send_click(GtkWidget *widget, double x, double y) {
         event->button.x_root = origin_x + x;
         event->button.y_root = origin_y + y;
         event->button.button = 1;
-        event->button.state = i == 0 ? 0 : GDK_BUTTON1_MASK;
-        gdk_event_set_device(event, pointer);
-        gtk_main_do_event(event);
-        gdk_event_free(event);
+        event->button.state = state;
     }
+    gdk_event_set_device(event, pointer);
+    gtk_main_do_event(event);
+    gdk_event_free(event);
+}
+
+/// Clicks at (x, y) in the widget's window as the mouse would: a motion, a press and a release of button 1,
+/// dispatched through GTK like real input, so WebKit treats what follows as user-initiated.
+static inline void ph_send_click(GtkWidget *widget, double x, double y) {
+    ph_send_pointer_event(widget, GDK_MOTION_NOTIFY, x, y, 0);
+    ph_send_pointer_event(widget, GDK_BUTTON_PRESS, x, y, 0);
+    ph_send_pointer_event(widget, GDK_BUTTON_RELEASE, x, y, GDK_BUTTON1_MASK);
 }
 
 #endif
