@@ -35,7 +35,8 @@ enum ToolboxSite {
 
 extension ServerFixture {
     /// A server whose custom schemes come from `ToolboxSite`'s config file.
-    static func toolbox() async throws -> ServerFixture {
+    /// Nonisolated: it must start the loop (in `startServer`) before anything hops onto it.
+    nonisolated static func toolbox() async throws -> ServerFixture {
         let loaded = try ServerConfiguration.load(file: ToolboxSite.configFile)
         return try await startServer { configuration in
             configuration.customSchemes = loaded.customSchemes
