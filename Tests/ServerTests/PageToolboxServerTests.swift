@@ -10,7 +10,9 @@ struct PageToolboxServerTests {
     @Test func customSchemeFromAConfigFileServesAPage() async throws {
         let fixture = try await ServerFixture.toolbox()
         let (sid, main) = try await fixture.createSession(#"{"url":"\#(ToolboxSite.url("index.html"))"}"#)
-        let page = try await fixture.waitForLoad(sid, main, url: ToolboxSite.url("index.html"))
+        try await fixture.waitForLoad(sid, main, url: ToolboxSite.url("index.html"))
+        // WebKit notifies the title just after the load finished: wait for it, not only for the load.
+        let page = try await fixture.waitForPage(sid, main, "the title") { $0["title"]?.stringValue == "Lakes" }
         #expect(page["title"] == "Lakes")
         // The stylesheet came from the folder too.
         let style = try await fixture.http.post("/api/sessions/\(sid)/pages/\(main)/evaluate",
