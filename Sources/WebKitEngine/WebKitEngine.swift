@@ -129,6 +129,13 @@ public final class WebKitEngine: PageEngine {
         page.close()
     }
 
+    /// `webkit_web_view_try_close`: the web process runs the page's `beforeunload` handlers (a dialog they show
+    /// arrives as `script-dialog`), and WebKit emits `close` if the page agrees.
+    public func requestClose(_ id: PageID) {
+        guard let page = pages[id], !page.isClosed else { return }
+        webkit_web_view_try_close(page.view)
+    }
+
     func page(_ id: PageID) throws(PagehostError) -> WebKitPage {
         guard let page = pages[id], !page.isClosed else { throw .noPage(id) }
         return page

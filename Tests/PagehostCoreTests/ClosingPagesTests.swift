@@ -45,12 +45,12 @@ struct ClosingPagesTests {
     }
 
     @Test("closePage on the main page throws conflict and the page stays")
-    @LoopActor func commandCannotCloseMain() throws {
+    @LoopActor func commandCannotCloseMain() async throws {
         let f = HostFixture()
         let session = try f.createSession()
         let main = session.pages[0].id
         let mark = f.mark
-        let error = pagehostError { try f.host.closePage(main) }
+        let error = await pagehostError { try await f.host.closePage(main) }
         #expect(error?.code == .conflict)
         #expect(f.events(after: mark).isEmpty)
         #expect(f.engine.closedPages.isEmpty)
@@ -58,40 +58,42 @@ struct ClosingPagesTests {
     }
 
     @Test("closePage on a popup closes it with reason admin")
-    @LoopActor func commandClosesPopup() throws {
+    @LoopActor func commandClosesPopup() async throws {
         let f = HostFixture()
         let session = try f.createSession()
         let main = session.pages[0].id
         let popup = try f.openPopup(from: main)
         let mark = f.mark
-        try f.host.closePage(popup, in: session.id)
+        try await f.host.closePage(popup, in: session.id)
         let events = f.events(after: mark)
         #expect(events.map(\.type) == ["page.closed", "page.updated"])
         #expect(events[0].closeReason == .admin)
+        #expect(events[0].forcedClose == false)
+        #expect(f.engine.closeRequests == [popup])
         #expect(f.engine.closedPages == [popup])
     }
 
     @Test("closePage on an unknown page, or on a page of another session, is not_found")
-    @LoopActor func closeUnknown() throws {
+    @LoopActor func closeUnknown() async throws {
         let f = HostFixture()
         let one = try f.createSession()
         let two = try f.createSession()
         let popup = try f.openPopup(from: one.pages[0].id)
-        #expect(pagehostError { try f.host.closePage(PageID("p999")) }?.code == .notFound)
-        #expect(pagehostError { try f.host.closePage(popup, in: two.id) }?.code == .notFound)
+        #expect(await pagehostError { try await f.host.closePage(PageID("p999")) }?.code == .notFound)
+        #expect(await pagehostError { try await f.host.closePage(popup, in: two.id) }?.code == .notFound)
         #expect(f.engine.closedPages.isEmpty)
         #expect(try f.page(popup).visible)
     }
 
     @Test("closing the middle page of a stack of three leaves the other two, the top still visible")
-    @LoopActor func closeMiddleOfStack() throws {
+    @LoopActor func closeMiddleOfStack() async throws {
         let f = HostFixture()
         let session = try f.createSession()
         let main = session.pages[0].id
         let middle = try f.openPopup(from: main)
         let top = try f.openPopup(from: middle)
         let mark = f.mark
-        try f.host.closePage(middle)
+        try await f.host.closePage(middle)
         // Nobody's visibility changed, so only the close is reported.
         #expect(f.events(after: mark).map(\.type) == ["page.closed"])
         #expect(try f.host.snapshot(of: session.id).order == [main, top])
@@ -102,14 +104,14 @@ struct ClosingPagesTests {
     }
 
     @Test("in tabbed mode closing the active tab activates its opener")
-    @LoopActor func tabbedCloseActivatesOpener() throws {
+    @LoopActor func tabbedCloseActivatesOpener() async throws {
         let f = HostFixture()
         let session = try f.createSession { $0.popupMode = .tabbed }
         let main = session.pages[0].id
         let a = try f.openPopup(from: main)
         let b = try f.openPopup(from: main)
         let mark = f.mark
-        try f.host.closePage(b)
+        try await f.host.closePage(b)
         let events = f.events(after: mark)
         #expect(events.map(\.type) == ["page.closed", "page.updated"])
         #expect(events[1].pageID == main.rawValue)

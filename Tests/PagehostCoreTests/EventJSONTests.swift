@@ -82,8 +82,9 @@ struct EventJSONTests {
         #expect(answered["by"] == "command")
 
         let closed = try #require(events.first { $0.type == "page.closed" })
-        #expect(Self.keys(closed) == ["type", "seq", "sessionId", "pageId", "reason"])
+        #expect(Self.keys(closed) == ["type", "seq", "sessionId", "pageId", "reason", "forced"])
         #expect(closed.json["reason"] == "script")
+        #expect(closed.json["forced"] == false)
         #expect(closed.json["pageId"] == .string(popup.rawValue))
     }
 }

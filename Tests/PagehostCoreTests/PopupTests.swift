@@ -152,12 +152,12 @@ struct PopupTests {
     }
 
     @Test("a closed popup frees its slot under the cap")
-    @LoopActor func closingFreesSlot() throws {
+    @LoopActor func closingFreesSlot() async throws {
         let f = HostFixture()
         let main = try f.createSession { $0.maxPopups = 1 }.pages[0].id
         let popup = try f.openPopup(from: main)
         #expect(f.reports.popupRequested(by: main, url: "https://b.test/") == nil)
-        try f.host.closePage(popup)
+        try await f.host.closePage(popup)
         #expect(f.reports.popupRequested(by: main, url: "https://b.test/") != nil)
     }
 

@@ -64,7 +64,8 @@ struct ConfigCheckTests {
               "navigationRules": {"rules": [{"host": "*.example.test", "action": "block"}], "default": "allow"},
               "engine": {"pagesPerProcess": 8, "navigationTimeout": 12.5},
               "limits": {"sessions": 9, "maxTextLength": 1000, "refusalReportInterval": 2, "dialogLimit": 4,
-                         "dialogWindow": 5, "closedSessionRetention": 60, "closedSessionLimit": 7, "closedSessionEvents": 100},
+                         "dialogWindow": 5, "closedSessionRetention": 60, "closedSessionLimit": 7, "closedSessionEvents": 100,
+                         "closeGracePeriod": 2.5},
               "sessionDefaults": {"promptText": "p", "maxPopups": 2, "processModel": "shared", "onCrash": "close",
                                   "maxCrashReloads": 1, "idleTimeout": 30, "maxLifetime": 90, "dialogTimeout": 1.5}
             }
@@ -85,6 +86,7 @@ struct ConfigCheckTests {
         #expect(limits.closedSessionRetention == .seconds(60))
         #expect(limits.closedSessionLimit == 7)
         #expect(limits.closedSessionEvents == 100)
+        #expect(limits.closeGracePeriod == .milliseconds(2500))
         let defaults = config.sessionDefaults
         #expect(defaults.promptText == "p")
         #expect(defaults.maxPopups == 2)

@@ -33,7 +33,7 @@ struct MetricsTests {
             seen.filter { $0.isEvent("page.opened") && $0["page"]?["role"] == "popup" }.count == 2
         }, timeout: 30)
         let popup = try #require(messages.last { $0.isEvent("page.opened") }?["pageId"]?.stringValue)
-        #expect(try await fixture.http.post("/api/sessions/\(sid)/pages/\(popup)/close", json: "").status == 204)
+        #expect(try await fixture.http.post("/api/sessions/\(sid)/pages/\(popup)/close", json: "").status == 200)
         _ = try await stream.receive(until: { $0.isEvent("page.closed", page: popup) })
 
         let (after, _) = try await Self.metrics(fixture)
@@ -42,7 +42,7 @@ struct MetricsTests {
         #expect(PrometheusSample.value(of: "pagehost_pages", labels: ["role": "popup"], in: after) == 1)
         #expect(PrometheusSample.value(of: "pagehost_pages", labels: ["role": "main"], in: after) == 1)
         #expect(PrometheusSample.value(of: "pagehost_sessions", in: after) == 1)
-        #expect((PrometheusSample.value(of: "pagehost_http_requests_total", labels: ["status": "204"], in: after) ?? 0) >= 1)
+        #expect((PrometheusSample.value(of: "pagehost_http_requests_total", labels: ["status": "200"], in: after) ?? 0) >= 1)
         #expect((PrometheusSample.value(of: "pagehost_http_requests_total", labels: ["status": "201"], in: after) ?? 0) >= 1)
         #expect((PrometheusSample.value(of: "pagehost_events_emitted_total", in: after) ?? 0)
                 > (PrometheusSample.value(of: "pagehost_events_emitted_total", in: before) ?? 0))

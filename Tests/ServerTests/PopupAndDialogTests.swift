@@ -30,16 +30,20 @@ struct PopupAndDialogTests {
         let mainID = try #require(session["pages"]?.arrayValue?.first?["id"]?.stringValue)
         let popups = Self.popups(in: messages)
 
-        // Over HTTP: 204, then page.closed with reason admin.
+        // Over HTTP: the answer comes once the page is gone (it has no beforeunload, so it agreed at once),
+        // after page.closed with reason admin.
         let closed = try await fixture.http.post("/api/sessions/\(sid)/pages/\(popups[0])/close", json: "")
-        #expect(closed.status == 204)
+        #expect(closed.status == 200)
+        #expect(try JSONParser.parse(closed.body) == .object([("pageId", .string(popups[0])), ("forced", false)]))
         let afterHTTP = try await stream.receive(until: { $0.isEvent("page.closed", page: popups[0]) })
         #expect(afterHTTP.last?["reason"] == "admin")
+        #expect(afterHTTP.last?["forced"] == false)
 
         // Over the socket: the event, then the command's result.
         try await stream.send(JSONValue.object([("id", 7), ("op", "closePage"), ("sessionId", .string(sid)), ("pageId", .string(popups[1]))]))
         let afterCommand = try await stream.receive(until: { $0.type == "result" })
         #expect(afterCommand.last?["id"] == 7)
+        #expect(afterCommand.last?["result"]?["forced"] == false)
         let socketClosed = try #require(afterCommand.first { $0.isEvent("page.closed", page: popups[1]) })
         #expect(socketClosed["reason"] == "admin")
 

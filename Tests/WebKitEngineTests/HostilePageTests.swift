@@ -108,7 +108,8 @@ struct HostilePageTests {
         try await h.waitUntil("the page is reported unresponsive") { (try? h.host.page(popup.id).responsive) == false }
         // The rest of the server keeps serving.
         #expect(try await h.eval(other, "return document.title") == "other")
-        try h.host.closePage(popup.id)
+        // It cannot be asked (its beforeunload would never run): the close is forced at once.
+        #expect(try await h.host.closePage(popup.id).forced)
         // Its web process (shared with its opener) is terminated, not left spinning.
         try await h.waitForEvent("the opener's process ended") {
             if case .pageCrashed(_, let id, _) = $0.payload { return id == main } else { return false }

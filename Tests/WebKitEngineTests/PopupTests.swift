@@ -93,9 +93,9 @@ struct PopupTests {
         try await h.waitForNavigation(popup.id, .finished)
         _ = try await h.eval(popup.id, "setTimeout(() => window.close(), 0); return 1")
         let closed = try await h.waitForEvent("page.closed") {
-            if case .pageClosed(_, let id, _) = $0.payload { return id == popup.id } else { return false }
+            if case .pageClosed(_, let id, _, _) = $0.payload { return id == popup.id } else { return false }
         }
-        guard case .pageClosed(_, _, let reason) = closed.payload else { return }
+        guard case .pageClosed(_, _, let reason, _) = closed.payload else { return }
         #expect(reason == .script)
         #expect(try h.host.snapshot(of: session).order == [main])
         #expect(try h.host.page(main).visible)
@@ -111,7 +111,7 @@ struct PopupTests {
         }
         #expect(try h.host.snapshot(of: session).order == [main])
         #expect(try await h.eval(main, "return document.title") == "main")
-        #expect(throws: PagehostError.self) { try h.host.closePage(main) }
+        await #expect(throws: PagehostError.self) { try await h.host.closePage(main) }
     }
 
     @Test @LoopActor func closingTheMiddleOfAStackOfThreeKeepsTheOtherTwoInOrder() async throws {
@@ -125,7 +125,7 @@ struct PopupTests {
         let second = try await h.waitForPopup(count: 2)
         #expect(second.openerID == first.id)
         #expect(try h.host.snapshot(of: session).order == [main, first.id, second.id])
-        try h.host.closePage(first.id)
+        #expect(try await h.host.closePage(first.id).forced == false, "a page without beforeunload agrees at once")
         #expect(try h.host.snapshot(of: session).order == [main, second.id])
         #expect(try h.host.page(second.id).visible)
         #expect(try h.host.page(main).visible == false)

@@ -32,7 +32,7 @@ struct ProcessModelTests {
         _ = try await h.eval(pages[2], "window.open('/popup'); return 1")
         let popup = try await h.waitForPopup()
         #expect(h.engine.sharedPoolOccupancy == [2, 2])
-        try h.host.closePage(popup.id)
+        try await h.host.closePage(popup.id)
         try h.host.closeSession(try h.host.page(pages[2]).sessionID)
         #expect(h.engine.sharedPoolOccupancy == [2])
     }

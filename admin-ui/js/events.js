@@ -68,7 +68,7 @@ export function describeEvent(event) {
       return text ? { pageId, kind, text: `${pageId}: ${text}` } : null;
     }
     case 'page.closed':
-      return { pageId, kind: 'close', text: `${pageId} closed (reason: ${event.reason})` };
+      return { pageId, kind: 'close', text: `${pageId} closed (reason: ${event.reason}${event.forced ? ', forced: it did not agree to close' : ''})` };
     case 'page.closeRefused':
       return { pageId, kind: 'warn', text: `${pageId} asked to close; refused (${clip(event.reason, 80)})` };
     case 'dialog.opened': {

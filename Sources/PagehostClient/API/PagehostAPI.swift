@@ -26,9 +26,11 @@ public struct PagehostAPI: Sendable {
         _ = try http.json("DELETE", "/api/sessions/\(sessionID)")
     }
 
-    /// `POST /api/sessions/{sid}/pages/{pid}/close`: closes a popup (reason `admin`).
-    public func closePage(_ sessionID: String, _ pageID: String) throws(ClientError) {
-        _ = try http.json("POST", "/api/sessions/\(sessionID)/pages/\(pageID)/close")
+    /// `POST /api/sessions/{sid}/pages/{pid}/close`: closes a popup (reason `admin`) and returns once it is
+    /// gone, saying whether it was forced (it did not agree within the server's grace period).
+    @discardableResult
+    public func closePage(_ sessionID: String, _ pageID: String) throws(ClientError) -> Bool {
+        try http.json("POST", "/api/sessions/\(sessionID)/pages/\(pageID)/close")["forced"]?.boolValue ?? false
     }
 
     /// `POST /api/sessions/{sid}/dialogs/{did}`.

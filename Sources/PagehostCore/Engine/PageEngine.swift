@@ -24,8 +24,13 @@ public protocol PageEngine: AnyObject {
     /// Starts loading `request` in a page.
     func load(_ request: LoadRequest, in page: PageID) throws(PagehostError)
 
-    /// Destroys a page now. No further events come for it.
+    /// Destroys a page now, without asking it. No further events come for it.
     func closePage(_ page: PageID)
+
+    /// Asks a page to close as a user closing its window would: its `beforeunload` handlers run, and may show
+    /// a `beforeunload` dialog (reported with `dialogRequested`). If the page agrees, the engine reports
+    /// `pageRequestedClose` (later, never inside this call); otherwise the page stays open.
+    func requestClose(_ page: PageID)
 
     /// Frees a session's resources, after all its pages are closed.
     func closeSession(_ id: SessionID)

@@ -63,7 +63,8 @@ public struct Event: Sendable {
         case sessionEnded(SessionID, reason: SessionCloseReason)
         case pageOpened(PageState)
         case pageUpdated(SessionID, PageID, changes: [(String, JSONValue)])
-        case pageClosed(SessionID, PageID, reason: CloseReason)
+        /// `forced`: an admin close that did not wait for the page's consent (see `SessionHost.closePage`).
+        case pageClosed(SessionID, PageID, reason: CloseReason, forced: Bool = false)
         /// A page's script asked to close a window that only closes with its session (the main page).
         case pageCloseRefused(SessionID, PageID, reason: String)
         case dialogOpened(Dialog)
@@ -101,7 +102,7 @@ public struct Event: Sendable {
         case .sessionCreated(let s): return s.id
         case .sessionClosed(let id), .sessionEnded(let id, _): return id
         case .pageOpened(let page): return page.sessionID
-        case .pageUpdated(let id, _, _), .pageClosed(let id, _, _), .pageCloseRefused(let id, _, _),
+        case .pageUpdated(let id, _, _), .pageClosed(let id, _, _, _), .pageCloseRefused(let id, _, _),
              .popupBlocked(let id, _, _, _), .pageCrashed(let id, _, _), .navigationBlocked(let id, _, _, _),
              .popupsBlocked(let id, _, _, _, _), .dialogsSuppressed(let id, _, _, _):
             return id

@@ -20,6 +20,9 @@ public struct HostLimits: Sendable {
     public var closedSessionLimit: Int = 200
     /// Events kept per closed session.
     public var closedSessionEvents: Int = 2000
+    /// How long an admin close waits for a popup's consent (its `beforeunload` handlers, and the `beforeunload`
+    /// dialog they may show) before it closes the popup anyway, with `forced: true`.
+    public var closeGracePeriod: Duration = .seconds(10)
 
     public init() {}
 }

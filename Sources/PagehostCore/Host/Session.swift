@@ -29,6 +29,8 @@ public final class Session {
     var lastPopupRefusal: (opener: PageID, url: String, reason: Event.PopupBlockReason)?
     /// Per page: recent dialog times, and whether its dialogs are suppressed until it navigates.
     var dialogGuards: [PageID: DialogGuard] = [:]
+    /// Popups an admin asked to close, waiting for their consent (`SessionHost.closePage`).
+    var closingPages: [PageID: ClosingPage] = [:]
     /// Per page: how many times `onCrash: reload` reloaded it.
     var crashReloads: [PageID: Int] = [:]
 
@@ -43,6 +45,11 @@ public final class Session {
 
     /// Popups open or being opened.
     public var popupCount: Int { pages.count - (pages[mainPageID] == nil ? 0 : 1) + pendingPopups.count }
+
+    /// An admin close in progress: who waits for its outcome (whether it was forced).
+    struct ClosingPage {
+        var waiters: [CheckedContinuation<Bool, Never>] = []
+    }
 
     /// One page's defence against dialog loops.
     struct DialogGuard {

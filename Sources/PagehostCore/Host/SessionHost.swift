@@ -146,18 +146,6 @@ public final class SessionHost {
         return archive.events(of: id, now: clock.now, limits: limits)
     }
 
-    /// Closes a popup, as its Close button would. The main page closes only with its session (conflict).
-    public func closePage(_ id: PageID, in sessionID: SessionID? = nil) throws(PagehostError) {
-        guard let session = sessionOf(id), session.pages[id] != nil, sessionID == nil || sessionID == session.id else {
-            throw .noPage(id)
-        }
-        session.lastActivity = clock.now
-        guard id != session.mainPageID else {
-            throw PagehostError(.conflict, "page \(id) is the main page of session \(session.id): it closes only with its session")
-        }
-        removePage(id, from: session, reason: .admin)
-    }
-
     /// Loads a URL or HTML into a page.
     public func navigate(_ id: PageID, to request: LoadRequest) throws(PagehostError) {
         try touch(id)
@@ -287,7 +275,14 @@ public final class SessionHost {
         }
     }
 
-    func removePage(_ id: PageID, from session: Session, reason: Event.CloseReason) {
+    /// Closes a page now. An admin close in progress ends here too, whichever way the page went: its callers
+    /// learn whether it was forced.
+    func removePage(_ id: PageID, from session: Session, reason: Event.CloseReason, forced: Bool = false) {
+        var reason = reason
+        // First, so that dismissing its dialog below does not start a forced close of its own.
+        let closing = session.closingPages.removeValue(forKey: id)
+        // The page agreed to an admin's request (its window.close() after `requestClose`): the admin closed it.
+        if closing != nil, reason == .script { reason = .admin }
         if let dialog = session.pages[id]?.dialog {
             finish(dialog, answer: .dismiss, by: .pageClosed)
         }
@@ -295,8 +290,9 @@ public final class SessionHost {
         session.pages[id] = nil
         session.order.close(id)
         pageSessions[id] = nil
-        events.append(.pageClosed(session.id, id, reason: reason))
+        events.append(.pageClosed(session.id, id, reason: reason, forced: forced))
         if !session.isClosing { refreshVisibility(session) }
+        for waiter in closing?.waiters ?? [] { waiter.resume(returning: forced) }
     }
 
     func finish(_ dialog: Dialog, answer: DialogAnswer, by: DialogAnsweredBy) {
@@ -310,6 +306,7 @@ public final class SessionHost {
         update(dialog.pageID) { if $0.dialog?.id == dialog.id { $0.dialog = nil } }
         events.append(.dialogClosed(dialog, answer: answer, by: by))
         engine.answer(dialog.id, with: answer)
+        if dialog.kind == .beforeunload, !answer.accept { pageStayed(dialog.pageID, in: session) }
     }
 }
 

@@ -149,8 +149,8 @@ extension Event {
                         ("page", page.json)]
         case .pageUpdated(_, let page, let changes):
             members += [("pageId", .string(page.rawValue)), ("changes", .object(changes))]
-        case .pageClosed(_, let page, let reason):
-            members += [("pageId", .string(page.rawValue)), ("reason", .string(reason.rawValue))]
+        case .pageClosed(_, let page, let reason, let forced):
+            members += [("pageId", .string(page.rawValue)), ("reason", .string(reason.rawValue)), ("forced", .bool(forced))]
         case .pageCloseRefused(_, let page, let reason):
             members += [("pageId", .string(page.rawValue)), ("reason", .string(reason))]
         case .dialogOpened(let dialog):

@@ -28,9 +28,14 @@ struct APICommands {
         try host.closeSession(sid)
     }
 
-    func closePage(_ sid: SessionID, _ pid: PageID) throws(PagehostError) {
-        _ = try host.snapshot(of: sid)
-        try host.closePage(pid, in: sid)
+    /// Checks the page now; the work closes it, waiting for the page's consent up to the grace period.
+    func closePage(_ sid: SessionID, _ pid: PageID) throws(PagehostError) -> @LoopActor () async throws(PagehostError) -> JSONValue {
+        try checkPage(pid, in: sid)
+        let host = self.host
+        return { () async throws(PagehostError) -> JSONValue in
+            let closed = try await host.closePage(pid, in: sid)
+            return .object([("pageId", .string(closed.id.rawValue)), ("forced", .bool(closed.forced))])
+        }
     }
 
     func navigate(_ sid: SessionID, _ pid: PageID, _ body: JSONValue, context: String = "body") throws(PagehostError) -> JSONValue {

@@ -83,8 +83,10 @@ final class HTTPHandler {
                 try commands.closeSession(sid)
                 return .now(.noContent())
             case .closePage(let sid, let pid):
-                try commands.closePage(sid, pid)
-                return .now(.noContent())
+                let work = try commands.closePage(sid, pid)
+                return .later {
+                    do throws(PagehostError) { return .json(try await work()) } catch { return .error(error) }
+                }
             case .navigate(let sid, let pid): return .now(.json(try commands.navigate(sid, pid, body)))
             case .evaluate(let sid, let pid):
                 let work = try commands.evaluate(sid, pid, body)

@@ -64,7 +64,8 @@ extension ServerConfiguration {
 extension ServerConfiguration.Limits {
     /// `limits` keys that set the host's limits beyond sessions and the event log.
     static let hostLimitKeys: Set<String> = ["maxTextLength", "refusalReportInterval", "dialogLimit", "dialogWindow",
-                                             "closedSessionRetention", "closedSessionLimit", "closedSessionEvents"]
+                                             "closedSessionRetention", "closedSessionLimit", "closedSessionEvents",
+                                             "closeGracePeriod"]
 
     mutating func applyHostLimits(_ object: JSONFields) throws(PagehostError) {
         let positive = 1...Int(Int32.max)
@@ -75,5 +76,6 @@ extension ServerConfiguration.Limits {
         if let v = try object.seconds("closedSessionRetention", upTo: 365 * 86400) { closedSessionRetention = v }
         if let v = try object.int("closedSessionLimit", in: 0...1_000_000) { closedSessionLimit = v }
         if let v = try object.int("closedSessionEvents", in: 0...1_000_000) { closedSessionEvents = v }
+        if let v = try object.seconds("closeGracePeriod", upTo: 3600) { closeGracePeriod = v }
     }
 }

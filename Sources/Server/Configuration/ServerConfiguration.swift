@@ -51,7 +51,7 @@ public struct ServerConfiguration: Sendable {
         /// Events kept for `?since=` resumption.
         public var eventLogCapacity = 10_000
         /// The rest of the host's limits (`HostLimits`): text length, refusal reports, dialog flood, closed
-        /// session timelines.
+        /// session timelines, the admin close's grace period.
         public var maxTextLength = HostLimits().maxTextLength
         public var refusalReportInterval = HostLimits().refusalReportInterval
         public var dialogLimit = HostLimits().dialogLimit
@@ -59,6 +59,7 @@ public struct ServerConfiguration: Sendable {
         public var closedSessionRetention = HostLimits().closedSessionRetention
         public var closedSessionLimit = HostLimits().closedSessionLimit
         public var closedSessionEvents = HostLimits().closedSessionEvents
+        public var closeGracePeriod = HostLimits().closeGracePeriod
 
         public init() {}
     }
@@ -77,6 +78,7 @@ public struct ServerConfiguration: Sendable {
         limits.closedSessionRetention = self.limits.closedSessionRetention
         limits.closedSessionLimit = self.limits.closedSessionLimit
         limits.closedSessionEvents = self.limits.closedSessionEvents
+        limits.closeGracePeriod = self.limits.closeGracePeriod
         return limits
     }
 }

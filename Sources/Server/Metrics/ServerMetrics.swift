@@ -35,7 +35,7 @@ final class ServerMetrics {
         case .pageOpened(let page) where page.role == .popup:
             popupsOpened += 1
             openPopups.insert(page.id)
-        case .pageClosed(_, let page, let reason):
+        case .pageClosed(_, let page, let reason, _):
             if openPopups.remove(page) != nil { popupsClosed[reason.rawValue, default: 0] += 1 }
         case .popupBlocked(_, _, _, let reason):
             popupsBlocked[reason.rawValue, default: 0] += 1

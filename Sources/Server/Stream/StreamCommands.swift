@@ -87,9 +87,7 @@ struct StreamCommands {
         case "closeSession":
             try commands.closeSession(try sid())
             return .now(.null)
-        case "closePage":
-            try commands.closePage(try sid(), try pid())
-            return .now(.null)
+        case "closePage": return .later(try commands.closePage(try sid(), try pid()))
         case "navigate": return .now(try commands.navigate(try sid(), try pid(), args, context: "command"))
         case "evaluate": return .later(try commands.evaluate(try sid(), try pid(), args, context: "command"))
         case "answerDialog": return .now(try commands.answerDialog(try sid(), try did(), args, context: "command"))

@@ -117,7 +117,7 @@ struct StreamOutbox {
             updates[pid] = append(.update(pending))
             return checkBound(.queued)
         }
-        if case .pageClosed(_, let pid, _) = event.payload { updates[pid] = nil }
+        if case .pageClosed(_, let pid, _, _) = event.payload { updates[pid] = nil }
         append(.event(seq: event.seq, bytes: Array(event.json.serialized.utf8)))
         return checkBound(.queued)
     }

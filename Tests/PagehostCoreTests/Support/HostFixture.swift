@@ -56,7 +56,13 @@ extension Event {
 
     /// The reason of a `page.closed`, nil for other events.
     var closeReason: Event.CloseReason? {
-        guard case .pageClosed(_, _, let reason) = payload else { return nil }
+        guard case .pageClosed(_, _, let reason, _) = payload else { return nil }
         return reason
+    }
+
+    /// Whether a `page.closed` says the close was forced; nil for other events.
+    var forcedClose: Bool? {
+        guard case .pageClosed(_, _, _, let forced) = payload else { return nil }
+        return forced
     }
 }

@@ -27,6 +27,20 @@ func waitUntil(timeout: Duration = .seconds(5), _ condition: () -> Bool) async t
     return true
 }
 
+/// Awaits `body` and returns the `PagehostError` it threw, or nil. Any other error is a test failure.
+@LoopActor
+func pagehostError(sourceLocation: SourceLocation = #_sourceLocation, _ body: @LoopActor () async throws -> Void) async -> PagehostError? {
+    do {
+        try await body()
+        return nil
+    } catch let error as PagehostError {
+        return error
+    } catch {
+        Issue.record("expected a PagehostError, got \(error)", sourceLocation: sourceLocation)
+        return nil
+    }
+}
+
 /// Runs `body` and returns the `PagehostError` it threw, or nil. Any other error is a test failure.
 func pagehostError(sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) -> PagehostError? {
     do {

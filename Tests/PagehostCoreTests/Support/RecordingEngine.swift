@@ -82,6 +82,18 @@ final class RecordingEngine: PageEngine {
         closedPages.append(page)
     }
 
+    /// Pages asked to close (`requestClose`), in order.
+    private(set) var closeRequests: [PageID] = []
+    /// Whether pages agree to close when asked: then the engine reports `pageRequestedClose` on the next loop
+    /// iteration, as WebKit does after the page's `beforeunload` handlers ran. Otherwise the test plays the page.
+    var pagesAgreeToClose = true
+
+    func requestClose(_ page: PageID) {
+        closeRequests.append(page)
+        guard pagesAgreeToClose else { return }
+        Task { @LoopActor [weak self] in self?.events.pageRequestedClose(page) }
+    }
+
     func closeSession(_ id: SessionID) {
         closedSessions.append(id)
     }

@@ -28,6 +28,10 @@ final class FakeEngine: PageEngine {
     }
 
     func closePage(_ page: PageID) { openPages.remove(page) }
+    /// Pages agree to close at once (no `beforeunload`), reporting it on the next loop iteration as WebKit does.
+    func requestClose(_ page: PageID) {
+        Task { @LoopActor [weak self] in self?.events?.pageRequestedClose(page) }
+    }
     func closeSession(_ id: SessionID) {}
     func answer(_ dialog: DialogID, with answer: DialogAnswer) { answers[dialog] = answer }
 
