@@ -51,6 +51,8 @@ extension WebKitEngine {
         guard (point["width"]?.doubleValue ?? 0) > 0, (point["height"]?.doubleValue ?? 0) > 0 else {
             throw PagehostError(.conflict, "the element has no size on the page (hidden?): it cannot be clicked")
         }
+        // The page may have closed while the script ran: its view is gone.
+        guard !page.isClosed else { throw .noPage(id) }
         ph_send_click(ph_widget(page.view), x, y)
     }
 

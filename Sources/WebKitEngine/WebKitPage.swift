@@ -259,8 +259,10 @@ final class WebKitPage {
         }
     }
 
-    /// Reads the view's observable properties; the host keeps only what changed.
+    /// Reads the view's observable properties; the host keeps only what changed. Nothing once the page closed:
+    /// its view is destroyed (callers that waited, such as a ping, may come back after that).
     func refresh() {
+        guard !isClosed else { return }
         let url = webkit_web_view_get_uri(view).map { String(cString: $0) } ?? ""
         let title = webkit_web_view_get_title(view).map { String(cString: $0) } ?? ""
         let isLoading = webkit_web_view_is_loading(view) != 0
@@ -368,7 +370,8 @@ final class WebKitPage {
                     if let value { g_object_unref(UnsafeMutableRawPointer(value)) }
                     return true
                 })
-            guard let self else { return }
+            // The page may have closed while the ping waited (a popup closing itself): its view is gone.
+            guard let self, !self.isClosed else { return }
             if answered {
                 self.pingAnswered()
             } else {
