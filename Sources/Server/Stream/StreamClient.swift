@@ -36,6 +36,11 @@ public final class StreamClient {
         note(outbox.enqueue(event))
     }
 
+    /// Queues an event whose message the hub serialized once for every client.
+    func send(_ event: Event, serialized: () -> [UInt8]) {
+        note(outbox.enqueue(event, serialized: serialized))
+    }
+
     /// Queues a command's answer.
     func sendControl(_ message: JSONValue) {
         note(outbox.enqueueControl(Array(message.serialized.utf8)))

@@ -69,9 +69,17 @@ public final class StreamHub {
     }
 
     private func broadcast(_ event: Event) {
+        // Serialized at most once, for the first client that queues it as it is (not merged, not skipped).
+        var message: [UInt8]?
+        let serialized = { () -> [UInt8] in
+            if let message { return message }
+            let bytes = Array(event.json.serialized.utf8)
+            message = bytes
+            return bytes
+        }
         for id in clients.keys.sorted() {
             guard let client = clients[id], client.wants(event) else { continue }
-            client.send(event)
+            client.send(event, serialized: serialized)
             maxQueuedBytes = max(maxQueuedBytes, client.outbox.bytes)
         }
     }

@@ -97,6 +97,12 @@ struct StreamOutbox {
     }
 
     mutating func enqueue(_ event: Event) -> Outcome {
+        enqueue(event, serialized: { Array(event.json.serialized.utf8) })
+    }
+
+    /// `serialized` gives the event's message as every client gets it (the hub serializes an event once for
+    /// all its clients); it is not called when the event is skipped or merged.
+    mutating func enqueue(_ event: Event, serialized: () -> [UInt8]) -> Outcome {
         if snapshotPending {
             droppedEvents += 1
             return .skipped
@@ -112,13 +118,12 @@ struct StreamOutbox {
                 updates[pid] = append(.update(pending))
                 return checkBound(.coalesced)
             }
-            var pending = PendingUpdate(sessionID: sid, pageID: pid, seq: event.seq, changes: changes, folded: 0, bytes: [])
-            pending.render()
+            let pending = PendingUpdate(sessionID: sid, pageID: pid, seq: event.seq, changes: changes, folded: 0, bytes: serialized())
             updates[pid] = append(.update(pending))
             return checkBound(.queued)
         }
         if case .pageClosed(_, let pid, _, _) = event.payload { updates[pid] = nil }
-        append(.event(seq: event.seq, bytes: Array(event.json.serialized.utf8)))
+        append(.event(seq: event.seq, bytes: serialized()))
         return checkBound(.queued)
     }
 
