@@ -71,4 +71,22 @@ struct TimeoutTests {
         #expect(timeline.last?.type == "session.closed")
         #expect(f.host.timeline(of: SessionID("s999")) == nil)
     }
+
+    @Test("timelines still read once the event log has wrapped: what the ring still holds, not nothing")
+    @LoopActor func timelineAfterTheLogWrapped() throws {
+        var limits = HostLimits()
+        limits.eventLogCapacity = 20
+        let f = HostFixture(limits: limits)
+        let session = try f.createSession()
+        let main = session.pages[0].id
+        for i in 0..<50 { f.reports.pageChanged(main) { $0.title = "title \(i)" } }
+        #expect(f.host.events.oldestSeq ?? 0 > 1, "the ring dropped its oldest events")
+        let open = try #require(f.host.timeline(of: session.id))
+        #expect(open.count == 20)
+        #expect(open.last?.changes == ["title": "title 49"])
+        try f.host.closeSession(session.id)
+        let closed = try #require(f.host.timeline(of: session.id))
+        #expect(closed.count == 20)
+        #expect(closed.last?.type == "session.closed")
+    }
 }

@@ -71,6 +71,16 @@ public final class EventLog {
         return (skip..<count).compactMap { ring[(start + $0) % capacity] }
     }
 
+    /// The held events that `include` accepts, in `seq` order: all that is left of them once older ones left
+    /// the ring. Copies only those (a session's timeline out of every session's events).
+    public func events(matching include: (Event) -> Bool) -> [Event] {
+        var found: [Event] = []
+        for index in 0..<count {
+            if let event = ring[(start + index) % capacity], include(event) { found.append(event) }
+        }
+        return found
+    }
+
     /// Calls `subscriber` with every event appended from now on, until `unsubscribe`.
     public func subscribe(_ subscriber: @escaping Subscriber) -> Int {
         nextToken += 1

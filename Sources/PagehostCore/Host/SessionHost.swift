@@ -126,7 +126,7 @@ public final class SessionHost {
         engine.closeSession(id)
         sessions[id] = nil
         events.append(reason == .command ? .sessionClosed(id) : .sessionEnded(id, reason: reason))
-        let timeline = events.events(after: 0)?.filter { $0.sessionID == id } ?? []
+        let timeline = events.events { $0.sessionID == id }
         archive.store(id, events: timeline, now: clock.now, limits: limits)
     }
 
@@ -141,7 +141,7 @@ public final class SessionHost {
     /// (for post-mortem reading, within `closedSessionRetention`). Nil for a session never seen or purged.
     public func timeline(of id: SessionID) -> [Event]? {
         if sessions[id] != nil {
-            return events.events(after: 0)?.filter { $0.sessionID == id } ?? []
+            return events.events { $0.sessionID == id }
         }
         return archive.events(of: id, now: clock.now, limits: limits)
     }
