@@ -39,6 +39,9 @@ final class WebKitPage {
     private var pinging = false
     /// A ping into the page did not answer in time (see `probeResponsiveness`).
     private var pingUnanswered = false
+    /// While WebKit's `close` for the page is handled: its own script asked (`window.close()`, or agreeing to
+    /// `requestClose`), so its web process is running script, whatever a stale unresponsive flag says.
+    private var pageAskedToClose = false
     /// The navigation that `navigationTimeout` stopped, so its failure says so.
     private var timedOutNavigation: Int?
 
@@ -72,8 +75,10 @@ final class WebKitPage {
         isClosed = true
         navigationTimer?.cancel()
         signals.target = nil
-        // A web process that does not answer (a busy loop) would keep spinning after its view goes.
-        if webkit_web_view_get_is_web_process_responsive(view) == 0 || pingUnanswered {
+        // A web process that does not answer (a busy loop) would keep spinning after its view goes. Not one
+        // whose page just asked to close: under load WebKit and the ping can report a process unresponsive for
+        // a while, and terminating it would crash the session's other pages, which share it.
+        if !pageAskedToClose, webkit_web_view_get_is_web_process_responsive(view) == 0 || pingUnanswered {
             webkit_web_view_terminate_web_process(view)
         }
         gtk_widget_destroy(window)
@@ -172,7 +177,10 @@ final class WebKitPage {
             let target = SignalTarget<WebKitPage>.from(data)
             LoopActor.assumeIsolated {
                 guard let page = target.target else { return }
+                // The host closes the page inside this call; one that stays open (a main page) forgets it.
+                page.pageAskedToClose = true
                 page.events?.pageRequestedClose(page.id)
+                page.pageAskedToClose = false
             }
         }
         signals.connect(raw, "close", close)

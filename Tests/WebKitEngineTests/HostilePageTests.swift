@@ -116,4 +116,25 @@ struct HostilePageTests {
         }
         #expect(try await h.eval(other, "return document.title") == "other")
     }
+
+    @Test @LoopActor func aPopupThatWasUnresponsiveAndThenClosesItselfLeavesItsSessionAlive() async throws {
+        let h = try EngineHarness.make()
+        defer { h.tearDown() }
+        let (_, main) = try await h.openSession(.html("<title>opener</title>", baseURL: "http://127.0.0.1/"))
+        _ = try await h.eval(main, "window.open('about:blank'); return 1")
+        let popup = try await h.waitForPopup()
+        // Busy long enough to be reported unresponsive (as an overloaded machine can make any page look), then
+        // the page runs script again: it closes itself.
+        Task { @LoopActor in
+            _ = try? await h.eval(popup.id, "const end = Date.now() + 8000; while (Date.now() < end) {} window.close(); return 1")
+        }
+        try await h.waitUntil("the popup is reported unresponsive") { (try? h.host.page(popup.id).responsive) == false }
+        try await h.waitForEvent("the popup closed itself") {
+            if case .pageClosed(_, let id, .script, _) = $0.payload { id == popup.id } else { false }
+        }
+        // Its process (shared with the opener) was not terminated: the page had just run script.
+        #expect(try await h.eval(main, "return document.title") == "opener")
+        #expect(!h.events.contains { if case .pageCrashed = $0.payload { true } else { false } })
+        #expect(try h.host.page(main).crashed == false)
+    }
 }

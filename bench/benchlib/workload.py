@@ -46,9 +46,15 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         pass
 
 
+class _Server(http.server.ThreadingHTTPServer):
+    # Hundreds of pages load at once: the default listen backlog (5) makes the kernel drop their connections
+    # (SYN cookies), and pages then wait in "startedProvisional", which measures this server, not pagehost.
+    request_queue_size = 1024
+
+
 class PageServer:
     def __init__(self):
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+        self.httpd = _Server(("127.0.0.1", 0), _Handler)
         self.httpd.daemon_threads = True
         self.base = f"http://127.0.0.1:{self.httpd.server_address[1]}"
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
