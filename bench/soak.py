@@ -7,6 +7,7 @@ stream's lost events (seq gaps that no `coalesced` count explains), and what the
 import argparse
 import json
 import os
+import signal
 import sys
 import threading
 import time
@@ -73,6 +74,19 @@ class StreamCheck:
             pass
 
 
+def timed_shutdown(server, limit=30.0):
+    """SIGTERM to pagehost, then how long until it and every process it started are gone (at most `limit`
+    seconds), and how many were still there then."""
+    tree = [server.pid] + procs.descendants(server.pid)
+    start = time.time()
+    os.kill(server.pid, signal.SIGTERM)
+    left = tree
+    while left and time.time() - start < limit:
+        time.sleep(0.05)
+        left = [pid for pid in left if procs.alive(pid)]
+    return {"processes": len(tree), "seconds": round(time.time() - start, 2), "left": len(left)}
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--pagehost", required=True)
@@ -104,6 +118,8 @@ def main():
                 break
             time.sleep(min(60, max(0, end - time.time())))
         metrics = server.metrics()
+        shutdown = timed_shutdown(server)
+        print(json.dumps({"shutdown": shutdown}), flush=True)
     finally:
         server.stop()
         pages.close()
@@ -119,6 +135,7 @@ def main():
         "events": stream.events, "coalesced": stream.coalesced, "lostEvents": stream.lost, "snapshots": stream.snapshots,
         "popupsClosedByScript": sum(v for k, v in metrics.items() if "popups_closed" in k and 'reason="script"' in k),
         "dialogsAnswered": sum(v for k, v in metrics.items() if "dialogs_answered" in k),
+        "shutdown": shutdown,
         "samples": samples,
     }
     os.makedirs(os.path.join(repo, "bench/results"), exist_ok=True)

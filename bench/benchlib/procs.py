@@ -58,6 +58,11 @@ def _kill(pid):
         pass
 
 
+def alive(pid):
+    """Whether a process runs (a zombie does not)."""
+    return _alive(pid)
+
+
 def _alive(pid):
     try:
         with open(f"/proc/{pid}/stat") as f:
