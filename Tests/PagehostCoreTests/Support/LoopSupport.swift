@@ -33,11 +33,8 @@ func pagehostError(sourceLocation: SourceLocation = #_sourceLocation, _ body: @L
     do {
         try await body()
         return nil
-    } catch let error as PagehostError {
-        return error
     } catch {
-        Issue.record("expected a PagehostError, got \(error)", sourceLocation: sourceLocation)
-        return nil
+        return expectPagehostError(error, sourceLocation)
     }
 }
 
@@ -46,10 +43,13 @@ func pagehostError(sourceLocation: SourceLocation = #_sourceLocation, _ body: ()
     do {
         try body()
         return nil
-    } catch let error as PagehostError {
-        return error
     } catch {
-        Issue.record("expected a PagehostError, got \(error)", sourceLocation: sourceLocation)
-        return nil
+        return expectPagehostError(error, sourceLocation)
     }
+}
+
+private func expectPagehostError(_ error: any Error, _ sourceLocation: SourceLocation) -> PagehostError? {
+    if let error = error as? PagehostError { return error }
+    Issue.record("expected a PagehostError, got \(error)", sourceLocation: sourceLocation)
+    return nil
 }
