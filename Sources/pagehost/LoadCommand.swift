@@ -11,17 +11,9 @@ import Synchronization
 enum LoadCommand {
     static func run(_ arguments: [String]) -> Int32 {
         let options: LoadOptions
-        do {
-            guard let parsed = try LoadOptions.parse(arguments) else {
-                print(LoadOptions.usage, terminator: "")
-                return 0
-            }
-            options = parsed
-        } catch let error as UsageError {
-            FileHandle.standardError.write(Data("pagehost load: \(error.message)\n\n\(LoadOptions.usage)".utf8))
-            return 2
-        } catch {
-            return 2
+        switch ArgumentReader.options(of: "load", usage: LoadOptions.usage, { try LoadOptions.parse(arguments) }) {
+        case .success(let parsed): options = parsed
+        case .failure(let exit): return exit.code
         }
 
         let current = Mutex<LoadRun?>(nil)

@@ -63,87 +63,54 @@ struct LoadOptions: Sendable {
                       currentDirectory: String = FileManager.default.currentDirectoryPath) throws -> LoadOptions? {
         var options = LoadOptions()
         var targetGiven = false
-        var index = 0
-        func value(_ flag: String) throws -> String {
-            index += 1
-            guard index < arguments.count else { throw UsageError("\(flag) needs a value") }
-            return arguments[index]
-        }
-        func count(_ flag: String, _ range: ClosedRange<Int>) throws -> Int {
-            let text = try value(flag)
-            guard let n = Int(text), range.contains(n) else {
-                throw UsageError("\(flag) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
-            }
-            return n
-        }
-        func seconds(_ flag: String, allowZero: Bool) throws -> Double {
-            let text = try value(flag)
-            guard let n = Double(text), n.isFinite, allowZero ? n >= 0 : n > 0, n <= 86_400 else {
-                throw UsageError("\(flag) must be a number of seconds\(allowZero ? "" : " over 0"), not '\(text)'")
-            }
-            return n
-        }
+        var reader = ArgumentReader(arguments)
         func setTarget(_ target: Target) throws {
             guard !targetGiven else { throw UsageError("give one of --url and --html") }
             targetGiven = true
             options.target = target
         }
-        while index < arguments.count {
-            let argument = arguments[index]
+        while let argument = reader.next() {
             switch argument {
             case "-h", "--help":
                 return nil
             case "--url":
-                let url = try value(argument)
+                let url = try reader.value(argument)
                 guard url.contains(":") else { throw UsageError("--url must be an absolute URL (http://…), not '\(url)'") }
                 try setTarget(.url(url))
             case "--html":
-                let file = try value(argument)
+                let file = try reader.value(argument)
                 let path = file.hasPrefix("/") ? file : currentDirectory + "/" + file
                 guard let data = FileManager.default.contents(atPath: path) else { throw UsageError("--html: cannot read '\(file)'") }
                 try setTarget(.html(String(decoding: data, as: UTF8.self), file: file))
             case "--sessions":
-                options.sessions = try count(argument, 1...100_000)
+                options.sessions = try reader.count(argument, 1...100_000)
             case "--concurrency":
-                options.concurrency = try count(argument, 1...256)
+                options.concurrency = try reader.count(argument, 1...256)
             case "--popup-mode":
-                let text = try value(argument)
-                guard let mode = PopupMode(rawValue: text) else { throw UsageError("--popup-mode must be stacked or tabbed, not '\(text)'") }
-                options.popupMode = mode
+                options.popupMode = try reader.choice(argument, PopupMode.self)
             case "--dialogs":
-                let text = try value(argument)
-                guard ["accept", "dismiss"].contains(text) else { throw UsageError("--dialogs must be accept or dismiss, not '\(text)'") }
-                options.acceptDialogs = text == "accept"
+                options.acceptDialogs = try reader.choice(argument, DialogPolicy.self, allowed: [.accept, .dismiss]) == .accept
             case "--hold":
-                options.hold = try seconds(argument, allowZero: true)
+                options.hold = try reader.seconds(argument, allowZero: true)
             case "--close-popups":
-                options.closePopupsAfter = try seconds(argument, allowZero: true)
+                options.closePopupsAfter = try reader.seconds(argument, allowZero: true)
             case "--timeout":
-                options.timeout = try seconds(argument, allowZero: false)
+                options.timeout = try reader.seconds(argument, allowZero: false)
             case "--process-model":
-                let text = try value(argument)
-                guard ["perSession", "shared"].contains(text) else { throw UsageError("--process-model must be perSession or shared, not '\(text)'") }
-                options.processModel = text
+                options.processModel = try reader.choice(argument, ProcessModel.self).rawValue
             case "--viewport":
-                let text = try value(argument)
-                let parts = text.lowercased().split(separator: "x")
-                guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
-                      Viewport.allowedSides.contains(width), Viewport.allowedSides.contains(height) else {
-                    throw UsageError("--viewport must be WIDTHxHEIGHT with sides from \(Viewport.allowedSides.lowerBound) to \(Viewport.allowedSides.upperBound), not '\(text)'")
-                }
-                options.viewport = Viewport(width: width, height: height)
+                options.viewport = try reader.viewport(argument)
             case "--server":
-                let text = try value(argument)
+                let text = try reader.value(argument)
                 guard let address = ServerAddress(url: text) else { throw UsageError("--server must be http://HOST:PORT, not '\(text)'") }
                 options.server = address
             case "--token":
-                options.token = try value(argument)
+                options.token = try reader.value(argument)
             case "--json":
                 options.json = true
             default:
                 throw UsageError(argument.hasPrefix("-") ? "unknown option '\(argument)'" : "unexpected argument '\(argument)'")
             }
-            index += 1
         }
         guard targetGiven else { throw UsageError("--url URL or --html FILE is required") }
         if options.token == nil, let token = environment["PAGEHOST_TOKEN"], !token.isEmpty { options.token = token }

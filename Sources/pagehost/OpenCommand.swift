@@ -11,17 +11,9 @@ import WebKitEngine
 enum OpenCommand {
     static func run(_ arguments: [String]) -> Int32 {
         let options: OpenOptions
-        do {
-            guard let parsed = try OpenOptions.parse(arguments) else {
-                print(OpenOptions.usage, terminator: "")
-                return 0
-            }
-            options = parsed
-        } catch let error as UsageError {
-            FileHandle.standardError.write(Data("pagehost open: \(error.message)\n\n\(OpenOptions.usage)".utf8))
-            return 2
-        } catch {
-            return 2
+        switch ArgumentReader.options(of: "open", usage: OpenOptions.usage, { try OpenOptions.parse(arguments) }) {
+        case .success(let parsed): options = parsed
+        case .failure(let exit): return exit.code
         }
 
         MainLoop.shared.start()

@@ -33,61 +33,34 @@ struct OpenOptions {
         var target: String?
         var options = OpenOptions(request: .url("about:blank"))
         options.session.dialogPolicy = .accept
-        var index = 0
-        func value(_ flag: String) throws -> String {
-            index += 1
-            guard index < arguments.count else { throw UsageError("\(flag) needs a value") }
-            return arguments[index]
-        }
-        func choice<T: RawRepresentable & CaseIterable>(_ flag: String, _ type: T.Type, allowed: [T]? = nil) throws -> T where T.RawValue == String {
-            let text = try value(flag)
-            let cases = allowed ?? Array(T.allCases)
-            guard let parsed = T(rawValue: text), cases.contains(where: { $0.rawValue == parsed.rawValue }) else {
-                throw UsageError("\(flag) must be one of \(cases.map(\.rawValue).joined(separator: ", ")), not '\(text)'")
-            }
-            return parsed
-        }
-        while index < arguments.count {
-            let argument = arguments[index]
+        var reader = ArgumentReader(arguments)
+        while let argument = reader.next() {
             switch argument {
             case "-h", "--help":
                 return nil
             case "--duration":
-                let text = try value(argument)
-                guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
-                    throw UsageError("--duration must be a positive number of seconds, not '\(text)'")
-                }
-                options.duration = seconds
+                options.duration = try reader.seconds(argument, atMost: .infinity)
             case "--popup-mode":
-                options.session.popupMode = try choice(argument, PopupMode.self)
+                options.session.popupMode = try reader.choice(argument, PopupMode.self)
             case "--dialogs":
-                options.session.dialogPolicy = try choice(argument, DialogPolicy.self, allowed: [.accept, .dismiss])
+                options.session.dialogPolicy = try reader.choice(argument, DialogPolicy.self, allowed: [.accept, .dismiss])
             case "--prompt-text":
-                options.session.promptText = try value(argument)
+                options.session.promptText = try reader.value(argument)
             case "--popups":
-                options.session.popupPolicy = try choice(argument, PopupPolicy.self)
+                options.session.popupPolicy = try reader.choice(argument, PopupPolicy.self)
             case "--max-popups":
-                let text = try value(argument)
-                guard let count = Int(text), count >= 0 else { throw UsageError("--max-popups must be a whole number, not '\(text)'") }
-                options.session.maxPopups = count
+                options.session.maxPopups = try reader.count(argument, 0...Int.max)
             case "--user-agent-suffix":
-                options.session.userAgentSuffix = try value(argument)
+                options.session.userAgentSuffix = try reader.value(argument)
             case "--viewport":
-                let text = try value(argument)
-                let parts = text.lowercased().split(separator: "x")
-                guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
-                      Viewport.allowedSides.contains(width), Viewport.allowedSides.contains(height) else {
-                    throw UsageError("--viewport must be WIDTHxHEIGHT with sides from \(Viewport.allowedSides.lowerBound) to \(Viewport.allowedSides.upperBound), not '\(text)'")
-                }
-                options.session.viewport = Viewport(width: width, height: height)
+                options.session.viewport = try reader.viewport(argument)
             case "--screenshot":
-                options.screenshotDirectory = try value(argument)
+                options.screenshotDirectory = try reader.value(argument)
             default:
                 if argument.hasPrefix("-") { throw UsageError("unknown option '\(argument)'") }
                 guard target == nil else { throw UsageError("only one URL or FILE, got '\(target!)' and '\(argument)'") }
                 target = argument
             }
-            index += 1
         }
         guard let target else { throw UsageError("a URL or FILE to open is required") }
         options.request = .url(try resolve(target, currentDirectory: currentDirectory))
