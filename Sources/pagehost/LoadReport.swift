@@ -1,4 +1,5 @@
 import Foundation
+import PagehostClient
 import PagehostCore
 
 /// What `pagehost load` saw, computed once at the end: a table for people, one JSON object for programs.
@@ -53,9 +54,7 @@ struct LoadReport {
     let dialogsAnswered: [String: Int]
     let events: Int
     let eventsForRun: Int
-    let seqGaps: Int
-    let missedEvents: UInt64
-    let snapshots: Int
+    let stream: StreamContinuity
     let errors: [String: Int]
 
     init(options: LoadOptions, server: String, tracker: LoadTracker, peaks: LoadRun.ServerPeaks, timing: Timing) {
@@ -80,8 +79,8 @@ struct LoadReport {
         (popupsClosed, popupsBlocked, dialogsSeen, dialogsAnswered) = tracker.withLock {
             (tracker.popupsClosed, tracker.popupsBlocked, tracker.dialogsSeen, tracker.dialogsAnswered)
         }
-        (events, eventsForRun, seqGaps, missedEvents, snapshots, errors) = tracker.withLock {
-            (tracker.eventsReceived, tracker.eventsForRun, tracker.seqGaps, tracker.missedEvents, tracker.snapshots, tracker.errors)
+        (events, eventsForRun, stream, errors) = tracker.withLock {
+            (tracker.eventsReceived, tracker.eventsForRun, tracker.continuity, tracker.errors)
         }
     }
 
@@ -106,6 +105,7 @@ struct LoadReport {
             ("peakProcessCount", peaks.processCount.map(JSONValue.int) ?? .null),
             ("processCountSource", .string(peaks.processCountSource)),
             ("peakTreeResidentBytes", peaks.treeResidentBytes.map(JSONValue.int) ?? .null),
+            ("peakTreePSSBytes", peaks.treePSSBytes.map(JSONValue.int) ?? .null),
             ("metricsSamples", .int(peaks.metricsSamples)),
             ("missingMetrics", .array(peaks.missingMetrics.map(JSONValue.string))),
         ]
@@ -138,8 +138,9 @@ struct LoadReport {
                 ("by", counts(dialogsAnswered)),
             ])),
             ("stream", .object([
-                ("events", .int(events)), ("eventsOfRun", .int(eventsForRun)), ("seqGaps", .int(seqGaps)),
-                ("missedEvents", .number(Double(missedEvents))), ("snapshots", .int(snapshots)),
+                ("events", .int(events)), ("eventsOfRun", .int(eventsForRun)), ("seqJumps", .int(stream.seqJumps)),
+                ("missedEvents", .number(Double(stream.missed))), ("coalescedEvents", .number(Double(stream.coalesced))),
+                ("snapshots", .int(stream.snapshots)),
             ])),
             ("errors", counts(errors)),
             ("server", .object(serverMembers)),
@@ -172,9 +173,10 @@ struct LoadReport {
         lines.append("sessions   created \(created), loaded \(loaded), failed \(failed) (\(String(format: "%.2f", sessionsPerSecond)) loaded/s)")
         lines.append("popups     opened \(popupsOpened), blocked \(list(popupsBlocked)); closed: \(list(popupsClosed, keys: ["admin", "crash", "script", "session"]))")
         lines.append("dialogs    seen \(dialogsSeen), answered \(dialogsAnswered.values.reduce(0, +)) (\(list(dialogsAnswered)))")
-        lines.append("stream     events \(events) (\(eventsForRun) of this run), seq gaps \(seqGaps)\(missedEvents > 0 ? " (\(missedEvents) events missed)" : ""), snapshots \(snapshots)")
+        lines.append("stream     events \(events) (\(eventsForRun) of this run), missed \(stream.missed), seq jumps \(stream.seqJumps) (\(stream.coalesced) updates merged for this slow client), snapshots \(stream.snapshots)")
         var server = "server     peak resident \(mb(peaks.residentBytes)) (pagehost process, /metrics)"
-        if let tree = peaks.treeResidentBytes { server += ", \(mb(tree)) whole process tree" }
+        if let pss = peaks.treePSSBytes { server += ", \(mb(pss)) whole process tree (PSS)" }
+        if let tree = peaks.treeResidentBytes { server += ", \(mb(tree)) resident over the tree" }
         if let count = peaks.processCount { server += ", \(count) processes" }
         lines.append(server)
         if !peaks.missingMetrics.isEmpty { lines.append("           /metrics lacks: \(peaks.missingMetrics.joined(separator: "; "))") }

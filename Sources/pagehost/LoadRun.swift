@@ -1,6 +1,7 @@
 import Foundation
 import PagehostClient
 import PagehostCore
+import Server
 import Synchronization
 
 /// One run of `pagehost load` against a server: open the stream, open the sessions C at a time, let them
@@ -27,6 +28,8 @@ final class LoadRun: @unchecked Sendable {
         var residentBytes: Int?
         var processCount: Int?
         var treeResidentBytes: Int?
+        /// The whole tree's proportional set size, from the server's /metrics.
+        var treePSSBytes: Int?
         var metricsSamples = 0
         var metricsError: String?
         var missingMetrics: [String] = []
@@ -64,7 +67,7 @@ final class LoadRun: @unchecked Sendable {
         let reader = Thread { Self.read(stream, into: tracker) }
         reader.name = "pagehost-load-stream"
         reader.start()
-        guard tracker.wait(until: .after(seconds: 15), { tracker.snapshots > 0 || tracker.streamEnded != nil }),
+        guard tracker.wait(until: .after(seconds: 15), { tracker.continuity.snapshots > 0 || tracker.streamEnded != nil }),
               tracker.withLock({ tracker.streamEnded }) == nil else {
             stream.close()
             throw .protocolViolation("the stream sent no snapshot: \(tracker.withLock { tracker.streamEnded } ?? "timed out")")
@@ -233,14 +236,16 @@ final class LoadRun: @unchecked Sendable {
     }
 
     private func sampleOnce() {
-        var resident: Int?, processes: Int?, failure: String?, missing: [String] = []
+        var resident: Int?, processes: Int?, treePSS: Int?, failure: String?, missing: [String] = []
         do {
             let metrics = try api.metrics()
             resident = metrics.value("pagehost_resident_memory_bytes").map { Int($0) }
             if resident == nil { missing.append("pagehost_resident_memory_bytes") }
-            // The server's own count of its process tree, when it exports one.
-            processes = ["pagehost_processes", "pagehost_process_count"].lazy.compactMap { metrics.value($0) }.first.map { Int($0) }
+            // The server's own view of its process tree (a server before these metrics has none).
+            processes = metrics.value("pagehost_processes").map { Int($0) }
             if processes == nil { missing.append("pagehost_processes (web, network and X server processes)") }
+            treePSS = metrics.value("pagehost_process_pss_bytes").map { Int($0) }
+            if treePSS == nil { missing.append("pagehost_process_pss_bytes (the whole process tree's memory)") }
         } catch {
             failure = error.description
         }
@@ -250,14 +255,17 @@ final class LoadRun: @unchecked Sendable {
             if let failure { peaks.metricsError = failure }
             if let resident { peaks.residentBytes = max(peaks.residentBytes ?? 0, resident) }
             if !missing.isEmpty { peaks.missingMetrics = missing }
-            if let processes {
-                peaks.processCount = max(peaks.processCount ?? 0, processes)
-                peaks.processCountSource = "/metrics"
-            } else if let tree {
+            // The in-process server's tree is read here every second; the server's own figure is at most every
+            // few seconds old (it reads PSS, which costs), so it is the one for a server elsewhere.
+            if let tree {
                 peaks.processCount = max(peaks.processCount ?? 0, tree.count)
                 peaks.processCountSource = "/proc (the in-process server's tree)"
+            } else if let processes {
+                peaks.processCount = max(peaks.processCount ?? 0, processes)
+                peaks.processCountSource = "/metrics"
             }
             if let tree { peaks.treeResidentBytes = max(peaks.treeResidentBytes ?? 0, tree.residentBytes) }
+            if let treePSS { peaks.treePSSBytes = max(peaks.treePSSBytes ?? 0, treePSS) }
         }
     }
 

@@ -32,10 +32,8 @@ final class LoadTracker: @unchecked Sendable {
     // Stream accounting.
     private(set) var eventsReceived = 0
     private(set) var eventsForRun = 0
-    private(set) var lastSeq: UInt64?
-    private(set) var seqGaps = 0
-    private(set) var missedEvents: UInt64 = 0
-    private(set) var snapshots = 0
+    /// Whether the stream delivered every event (seq jumps, merged updates, missed events, snapshots).
+    private(set) var continuity = StreamContinuity()
     private(set) var streamEnded: String?
     /// Monotonic time of the last event that opens or closes something (not page.updated).
     private var lastStructuralEventAt = Deadline.monotonicNanoseconds()
@@ -153,22 +151,12 @@ final class LoadTracker: @unchecked Sendable {
             }
             guard let seq = message["seq"].flatMap({ $0.doubleValue }).map({ UInt64($0) }) else { return }
             if type == "snapshot" {
-                snapshots += 1
-                if let last = lastSeq, seq > last {
-                    // A snapshot after the first replaces events this client fell behind on.
-                    seqGaps += 1
-                    missedEvents += seq - last
-                }
-                lastSeq = max(lastSeq ?? 0, seq)
+                continuity.snapshot(seq: seq)
                 for session in message["sessions"]?.arrayValue ?? [] { absorb(session: session, at: time) }
                 return
             }
             eventsReceived += 1
-            if let last = lastSeq, seq != last + 1 {
-                seqGaps += 1
-                if seq > last + 1 { missedEvents += seq - last - 1 }
-            }
-            lastSeq = seq
+            continuity.event(seq: seq, coalesced: UInt64(max(0, message["coalesced"]?.intValue ?? 0)))
             dialogs = handle(type, message, at: time)
         }
         if let onDialog { for (sid, did) in dialogs { onDialog(sid, did) } }

@@ -56,4 +56,32 @@ struct MetricsTests {
         await stream.close()
         await fixture.stop()
     }
+
+    @Test func metricsShowTheProcessTreeByKindWithItsMemory() async throws {
+        let fixture = try await startServer()
+        let stream = try await fixture.stream()
+        _ = try await stream.receiveJSON()
+        let created = try JSONParser.parse(try await fixture.http.post("/api/sessions", json: #"{"html":"<title>tree</title>"}"#).body)
+        let sid = try #require(created["id"]?.stringValue)
+        _ = try await stream.receive(until: { $0.updates("title", to: "tree") })
+        // The first read of this server's metrics: nothing cached yet, the session's web process is up.
+        let (text, samples) = try await Self.metrics(fixture)
+        for name in ["pagehost_processes", "pagehost_process_resident_bytes", "pagehost_process_pss_bytes"] {
+            #expect(text.contains("# TYPE \(name) gauge"), "\(name) missing")
+        }
+        func value(_ name: String, _ kind: String) -> Double {
+            PrometheusSample.value(of: name, labels: ["kind": kind], in: text) ?? -1
+        }
+        #expect(value("pagehost_processes", "pagehost") == 1)
+        #expect(value("pagehost_processes", "web") >= 1)
+        #expect(value("pagehost_processes", "network") >= 1)
+        #expect(value("pagehost_process_pss_bytes", "web") > 1_000_000)
+        #expect(value("pagehost_process_pss_bytes", "pagehost") > 1_000_000)
+        #expect(value("pagehost_process_resident_bytes", "web") >= value("pagehost_process_pss_bytes", "web"),
+                "resident counts shared pages in full, PSS splits them")
+        #expect(samples.contains { $0.name == "pagehost_processes" && $0.labels["kind"] == "display" })
+        #expect(try await fixture.http.delete("/api/sessions/\(sid)").status == 204)
+        await stream.close()
+        await fixture.stop()
+    }
 }

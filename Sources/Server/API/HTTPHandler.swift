@@ -109,9 +109,13 @@ final class HTTPHandler {
                 let name = url.lastPathComponent
                 return .later { await folder.response(for: name) }
             case .metrics:
-                let text = metrics.render(host: commands.host, hub: hub)
-                return .now(HTTPResponse(status: 200, headers: [("content-type", "text/plain; version=0.0.4; charset=utf-8")],
-                                         body: Array(text.utf8)))
+                let (metrics, host, hub) = (self.metrics, commands.host, self.hub)
+                return .later {
+                    let tree = await metrics.processTree.current()
+                    let text = metrics.render(host: host, hub: hub, tree: tree)
+                    return HTTPResponse(status: 200, headers: [("content-type", "text/plain; version=0.0.4; charset=utf-8")],
+                                        body: Array(text.utf8))
+                }
             case .stream:
                 return .now(.error(status: 400, code: "bad_request",
                                    message: "/api/stream is a WebSocket: connect with Upgrade: websocket and subprotocol pagehost.v1"))

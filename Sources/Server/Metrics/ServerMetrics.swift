@@ -18,6 +18,7 @@ final class ServerMetrics {
     /// Popups open now, so `page.closed` (which carries no role) can be counted as a popup closing.
     private var openPopups = Set<PageID>()
     private var subscription: Int?
+    let processTree = ProcessTreeSampler()
 
     func start(observing log: EventLog) {
         guard subscription == nil else { return }
@@ -57,7 +58,7 @@ final class ServerMetrics {
     func countStreamRefused(status: Int) { streamRefused[status, default: 0] += 1 }
 
     /// The Prometheus text exposition (version 0.0.4).
-    func render(host: SessionHost, hub: StreamHub) -> String {
+    func render(host: SessionHost, hub: StreamHub, tree: ProcessTree? = nil) -> String {
         var out = PrometheusText()
         let snapshots = host.snapshots
         out.gauge("pagehost_sessions", "Sessions open.", Double(snapshots.count))
@@ -91,7 +92,24 @@ final class ServerMetrics {
         out.counter("pagehost_http_requests_total", "HTTP requests answered, by status.",
                     httpRequests.keys.sorted().map { (["status": String($0)], Double(httpRequests[$0]!)) })
         out.gauge("pagehost_resident_memory_bytes", "Resident memory of the pagehost process.", Double(Self.residentBytes() ?? 0))
+        if let tree { Self.render(tree, into: &out) }
         return out.text
+    }
+
+    /// The process tree by kind: where the memory is (WebKit's processes hold most of it).
+    private static func render(_ tree: ProcessTree, into out: inout PrometheusText) {
+        let kinds = ProcessTree.Kind.allCases
+        func sum(_ value: (ProcessTree.Process) -> Int?) -> [([String: String], Double)] {
+            kinds.map { kind in
+                (["kind": kind.rawValue], Double(tree.processes.filter { $0.kind == kind }.reduce(0) { $0 + (value($1) ?? 0) }))
+            }
+        }
+        out.gauge("pagehost_processes", "Processes in pagehost's tree (itself, WebKit web and network processes, the X server it started), by kind.",
+                  sum { _ in 1 })
+        out.gauge("pagehost_process_resident_bytes", "Resident memory of pagehost's process tree, by kind; pages shared between processes count in each.",
+                  sum(\.residentBytes))
+        out.gauge("pagehost_process_pss_bytes", "Proportional set size of pagehost's process tree, by kind: shared pages split between their sharers, so the sum is what the tree costs.",
+                  sum(\.pssBytes))
     }
 
     /// VmRSS from /proc/self/status (a small procfs read, which does not block).
