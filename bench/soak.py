@@ -110,7 +110,10 @@ def main():
         end = start + args.minutes * 60
         while True:
             memory = procs.memory(server.pid)
+            kinds = memory["byKind"]
             sample = {"minute": round((time.time() - start) / 60, 2), "pssMB": memory["pssMB"],
+                      # pagehost's own process apart: a leak there would hide in the web processes' gigabytes.
+                      "pagehostMB": kinds.get("pagehost", {}).get("pssMB", 0.0), "webMB": kinds.get("web", {}).get("pssMB", 0.0),
                       "processes": memory["processes"], "events": stream.events, "coalesced": stream.coalesced, "lostEvents": stream.lost}
             samples.append(sample)
             print(json.dumps(sample), flush=True)
@@ -127,10 +130,14 @@ def main():
 
     warm = [s for s in samples if s["minute"] >= args.warmup_minutes] or samples
     first, last = warm[0], warm[-1]
-    growth = (last["pssMB"] - first["pssMB"]) / first["pssMB"] * 100 if first["pssMB"] else 0
+    def growth_of(key):
+        return round((last[key] - first[key]) / first[key] * 100, 2) if first.get(key) else 0
+
+    growth = growth_of("pssMB")
     summary = {
         "sessions": args.sessions, "minutes": args.minutes, "warmupMinutes": args.warmup_minutes,
         "pssAfterWarmupMB": first["pssMB"], "pssAtEndMB": last["pssMB"], "growthPercent": round(growth, 2),
+        "pagehostGrowthPercent": growth_of("pagehostMB"), "webGrowthPercent": growth_of("webMB"),
         "processesAfterWarmup": first["processes"], "processesAtEnd": last["processes"],
         "events": stream.events, "coalesced": stream.coalesced, "lostEvents": stream.lost, "snapshots": stream.snapshots,
         "popupsClosedByScript": sum(v for k, v in metrics.items() if "popups_closed" in k and 'reason="script"' in k),
