@@ -21,6 +21,8 @@ final class HTTPExchange {
     var closeAfterResponse = false
     /// The body is refused (413): bytes that still arrive are dropped until the connection closes.
     var discardsBody = false
+    /// The request went to the handler: once per transaction.
+    var isDispatched = false
     /// Set when lws closed the connection; late answers are then dropped.
     var isClosed = false
 
@@ -40,6 +42,7 @@ final class HTTPExchange {
         bodyOffset = 0
         closeAfterResponse = false
         discardsBody = false
+        isDispatched = false
         return transaction
     }
 
