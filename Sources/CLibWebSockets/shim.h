@@ -26,6 +26,10 @@ static inline int pagehost_lws_write_http_headers(struct lws *wsi, unsigned char
 /// The context options Pagehost uses: lws as a guest on a GLib main loop given in foreign_loops.
 static inline uint64_t pagehost_lws_option_glib(void) { return LWS_SERVER_OPTION_GLIB; }
 
+/// IPv4 only. libwebsockets 4.1 with IPv6 enabled ignores an IPv4 `iface` and listens on every address
+/// (`[::]`, dual-stack): 127.0.0.1 has to be an IPv4 socket to be bound to.
+static inline uint64_t pagehost_lws_option_ipv4_only(void) { return LWS_SERVER_OPTION_DISABLE_IPV6; }
+
 /// Log levels: errors and warnings only.
 static inline int pagehost_lws_log_errors_and_warnings(void) { return LLL_ERR | LLL_WARN; }
 

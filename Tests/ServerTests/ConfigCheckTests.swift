@@ -20,6 +20,7 @@ struct ConfigCheckTests {
     static let malformed: [(String, String)] = [
         (#"{"prot": 8080}"#, "config.prot"),
         (#"{"port": "8080"}"#, "config.port"),
+        (#"{"host": "pagehost.example"}"#, "config field host"),
         (#"{"limits": {"sesions": 3}}"#, "limits.sesions"),
         (#"{"limits": {"maxTextLength": "long"}}"#, "limits.maxTextLength"),
         (#"{"limits": {"dialogWindow": -1}}"#, "limits.dialogWindow"),

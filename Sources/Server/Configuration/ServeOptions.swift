@@ -65,7 +65,11 @@ public enum ServeOptions {
         }
         if let host = flags["--host"] ?? environment["PAGEHOST_HOST"] {
             guard !host.isEmpty else { throw Failure(message: "the host must not be empty", isHelp: false) }
-            configuration.host = host
+            do {
+                configuration.host = try ListenHost.validated(host)
+            } catch {
+                throw Failure(message: error.message, isHelp: false)
+            }
         }
         if let port = flags["--port"] ?? environment["PAGEHOST_PORT"] {
             guard let value = Int(port), (0...65535).contains(value) else {

@@ -39,7 +39,9 @@ extension ServerConfiguration {
         try object.allowOnly(["host", "port", "token", "tokens", "demo", "allowedOrigins", "adminUI",
                               "demoFolder", "openAPIFile", "limits", "sessionDefaults",
                               "customSchemes", "navigationRules", "engine"])
-        if let v = try object.string("host") { host = v }
+        if let v = try object.string("host") {
+            do { host = try ListenHost.validated(v) } catch { throw PagehostError(.badRequest, "config field host: \(error.message)") }
+        }
         if let v = try object.int("port", in: 0...65535) { port = v }
         if let v = try object.string("token") { token = v.isEmpty ? nil : v }
         if let v = object["tokens"] { try applyTokens(v) }

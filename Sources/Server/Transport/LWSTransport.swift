@@ -66,6 +66,7 @@ final class LWSTransport {
         info.iface = UnsafePointer(iface)
         info.protocols = UnsafePointer(protocols)
         info.options = pagehost_lws_option_glib()
+        if !host.contains(":") { info.options |= pagehost_lws_option_ipv4_only() }
         info.foreign_loops = loops
         let retained = Unmanaged.passRetained(self)
         info.user = retained.toOpaque()
