@@ -69,6 +69,25 @@ struct HostileInputTests {
         #expect(f.reports.dialogRequested(on: main, kind: .alert, message: "again", defaultText: nil) != nil)
     }
 
+    @Test("a popup closing while its suppressed dialogs are being counted reports the count before page.closed")
+    @LoopActor func suppressedDialogsOfAClosingPopup() async throws {
+        let f = HostFixture(limits: Self.limits())
+        let main = try f.createSession().pages[0].id
+        let popup = try f.openPopup(from: main)
+        for i in 0..<50 {
+            if let id = f.reports.dialogRequested(on: popup, kind: .confirm, message: "\(i)", defaultText: nil) {
+                try f.host.answerDialog(id, with: .dismiss)
+            }
+        }
+        let mark = f.mark
+        f.reports.pageRequestedClose(popup)
+        let events = f.events(after: mark)
+        let types = events.map(\.type)
+        let suppressed = try #require(types.firstIndex(of: "dialog.suppressed"), "\(types)")
+        #expect(suppressed < (types.firstIndex(of: "page.closed") ?? 0))
+        #expect((events[suppressed].json["count"]?.intValue ?? 0) > 0)
+    }
+
     @Test("huge titles, URLs and dialog messages are cut, with truncated: true")
     @LoopActor func hugeValues() throws {
         let f = HostFixture(limits: Self.limits())

@@ -290,6 +290,11 @@ public final class SessionHost {
         session.pages[id] = nil
         session.order.close(id)
         pageSessions[id] = nil
+        // Its suppressed dialogs still being counted are reported before it goes; then nothing is kept for it.
+        if let guarded = session.dialogGuards.removeValue(forKey: id), guarded.report.pending > 0 {
+            events.append(.dialogsSuppressed(session.id, id, kind: guarded.lastKind, count: guarded.report.pending))
+        }
+        session.crashReloads[id] = nil
         events.append(.pageClosed(session.id, id, reason: reason, forced: forced))
         if !session.isClosing { refreshVisibility(session) }
         for waiter in closing?.waiters ?? [] { waiter.resume(returning: forced) }
