@@ -111,10 +111,13 @@ def main():
         while True:
             memory = procs.memory(server.pid)
             kinds = memory["byKind"]
+            # Pages open now: memory follows them (a popup lives longer on a loaded machine), so a rise with
+            # more pages open is load, not a leak.
+            pages = sum(v for k, v in server.metrics().items() if k.startswith("pagehost_pages{"))
             sample = {"minute": round((time.time() - start) / 60, 2), "pssMB": memory["pssMB"],
                       # pagehost's own process apart: a leak there would hide in the web processes' gigabytes.
                       "pagehostMB": kinds.get("pagehost", {}).get("pssMB", 0.0), "webMB": kinds.get("web", {}).get("pssMB", 0.0),
-                      "processes": memory["processes"], "events": stream.events, "coalesced": stream.coalesced, "lostEvents": stream.lost}
+                      "processes": memory["processes"], "pages": int(pages), "events": stream.events, "coalesced": stream.coalesced, "lostEvents": stream.lost}
             samples.append(sample)
             print(json.dumps(sample), flush=True)
             if time.time() >= end:
@@ -130,6 +133,16 @@ def main():
 
     warm = [s for s in samples if s["minute"] >= args.warmup_minutes] or samples
     first, last = warm[0], warm[-1]
+    def trend_per_hour(key):
+        """Least-squares slope over the samples after warm-up, in MB per hour: less at the mercy of one
+        sample taken while many popups happened to be open than first-to-last."""
+        xs, ys = [s["minute"] for s in warm], [s[key] for s in warm]
+        if len(xs) < 3:
+            return None
+        mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+        var = sum((x - mx) ** 2 for x in xs)
+        return round(60 * sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / var, 1) if var else None
+
     def growth_of(key):
         return round((last[key] - first[key]) / first[key] * 100, 2) if first.get(key) else 0
 
@@ -138,6 +151,8 @@ def main():
         "sessions": args.sessions, "minutes": args.minutes, "warmupMinutes": args.warmup_minutes,
         "pssAfterWarmupMB": first["pssMB"], "pssAtEndMB": last["pssMB"], "growthPercent": round(growth, 2),
         "pagehostGrowthPercent": growth_of("pagehostMB"), "webGrowthPercent": growth_of("webMB"),
+        "trendMBPerHour": {key: trend_per_hour(key) for key in ("pssMB", "pagehostMB", "webMB")},
+        "pagesAfterWarmup": first.get("pages"), "pagesAtEnd": last.get("pages"),
         "processesAfterWarmup": first["processes"], "processesAtEnd": last["processes"],
         "events": stream.events, "coalesced": stream.coalesced, "lostEvents": stream.lost, "snapshots": stream.snapshots,
         "popupsClosedByScript": sum(v for k, v in metrics.items() if "popups_closed" in k and 'reason="script"' in k),
