@@ -113,11 +113,11 @@ def main():
             kinds = memory["byKind"]
             # Pages open now: memory follows them (a popup lives longer on a loaded machine), so a rise with
             # more pages open is load, not a leak.
-            pages = sum(v for k, v in server.metrics().items() if k.startswith("pagehost_pages{"))
+            open_pages = sum(v for k, v in server.metrics().items() if k.startswith("pagehost_pages{"))
             sample = {"minute": round((time.time() - start) / 60, 2), "pssMB": memory["pssMB"],
                       # pagehost's own process apart: a leak there would hide in the web processes' gigabytes.
                       "pagehostMB": kinds.get("pagehost", {}).get("pssMB", 0.0), "webMB": kinds.get("web", {}).get("pssMB", 0.0),
-                      "processes": memory["processes"], "pages": int(pages), "events": stream.events, "coalesced": stream.coalesced, "lostEvents": stream.lost}
+                      "processes": memory["processes"], "pages": int(open_pages), "events": stream.events, "coalesced": stream.coalesced, "lostEvents": stream.lost}
             samples.append(sample)
             print(json.dumps(sample), flush=True)
             if time.time() >= end:

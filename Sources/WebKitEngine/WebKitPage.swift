@@ -228,7 +228,10 @@ final class WebKitPage {
                 page.engine.observerReported(in: page.session.id)
             }
         }
-        signals.connect(UnsafeMutableRawPointer(contentManager), "script-message-received::" + PageObserver.handler, message)
+        // Popups share their opener's manager (see `createPopup`): one handler per manager, the main page's.
+        if !isPopup {
+            signals.connect(UnsafeMutableRawPointer(contentManager), "script-message-received::" + PageObserver.handler, message)
+        }
         connectPolicySignals()
         connectFindSignals()
     }
@@ -350,7 +353,11 @@ final class WebKitPage {
         let request = webkit_navigation_action_get_request(action)
         let url = request.flatMap { webkit_uri_request_get_uri($0) }.map { String(cString: $0) } ?? ""
         guard let popupID = events?.popupRequested(by: id, url: url) else { return nil }
-        let popupContent = PageObserver.makeContentManager()
+        // The opener's content manager, shared: WebKit hands a popup's observer messages to it anyway (see
+        // `PageObserver`), and a manager of its own per popup stayed registered in the web and UI processes
+        // after the popup closed, which the soak saw as memory growing with every popup.
+        let popupContent = contentManager
+        g_object_ref(UnsafeMutableRawPointer(popupContent))
         let popupView = ph_web_view_new_related(view, popupContent)!
         let popup = WebKitPage(id: popupID, view: popupView, contentManager: popupContent, session: session, engine: engine, isPopup: true)
         engine.register(popup, openedBy: id)

@@ -126,6 +126,8 @@ public final class SessionHost {
         engine.closeSession(id)
         sessions[id] = nil
         events.append(reason == .command ? .sessionClosed(id) : .sessionEnded(id, reason: reason))
+        // At shutdown nobody will read it: no going through the whole event log once per session.
+        guard reason != .shutdown else { return }
         let timeline = events.events { $0.sessionID == id }
         archive.store(id, events: timeline, now: clock.now, limits: limits)
     }
