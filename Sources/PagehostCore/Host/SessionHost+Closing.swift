@@ -48,9 +48,15 @@ extension SessionHost {
         Task { @LoopActor [weak self, weak session] in
             guard let self else { return }
             try? await Task.sleep(for: self.limits.closeGracePeriod)
-            guard let session, session.closingPages[id] != nil, session.pages[id] != nil else { return }
-            self.removePage(id, from: session, reason: .admin, forced: true)
+            guard let session else { return }
+            self.forceClose(id, in: session)
         }
+    }
+
+    /// Closes, forced, a page an admin is still closing (nothing when it already went).
+    private func forceClose(_ id: PageID, in session: Session) {
+        guard session.closingPages[id] != nil, session.pages[id] != nil else { return }
+        removePage(id, from: session, reason: .admin, forced: true)
     }
 
     /// A page answered "Stay" to its `beforeunload` dialog. If an admin is closing it, the page has had its
@@ -58,8 +64,8 @@ extension SessionHost {
     func pageStayed(_ id: PageID, in session: Session) {
         guard session.closingPages[id] != nil else { return }
         Task { @LoopActor [weak self, weak session] in
-            guard let self, let session, session.closingPages[id] != nil, session.pages[id] != nil else { return }
-            self.removePage(id, from: session, reason: .admin, forced: true)
+            guard let self, let session else { return }
+            self.forceClose(id, in: session)
         }
     }
 }
