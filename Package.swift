@@ -41,7 +41,7 @@ let package = Package(
         .executableTarget(name: "PagehostBench", dependencies: ["PagehostClient"]),
 
         .testTarget(name: "PagehostCoreTests", dependencies: ["PagehostCore", "MainLoop"]),
-        .testTarget(name: "WebKitEngineTests", dependencies: ["PagehostCore", "MainLoop", "WebKitEngine"]),
+        .testTarget(name: "WebKitEngineTests", dependencies: ["PagehostCore", "MainLoop", "WebKitEngine", "CWebKitGTK"]),
         .testTarget(name: "PagehostCLITests", dependencies: ["PagehostCore"]),
         .testTarget(name: "ServerTests", dependencies: ["PagehostCore", "MainLoop", "Server", "WebKitEngine", "PagehostClient"]),
         .testTarget(name: "LoadTests", dependencies: ["PagehostCore", "PagehostClient"]),
