@@ -19,7 +19,11 @@ struct DemoSessionTests {
         let popup = try #require(seen.first { $0.isEvent("page.opened") && $0["page"]?["role"] == "popup" })
         #expect(popup["page"]?["hasOpener"] == true)
         let popupID = try #require(popup["pageId"]?.stringValue)
-        // The popup loads the demo's popup page, also served by pagehost.
+        // The popup loads the demo's popup page, also served by pagehost. It runs in its opener's web process,
+        // which the confirm holds until answered: on a loaded machine the popup has not loaded by then.
+        let dialogID = try #require(seen.first { $0.type == "dialog.opened" }?["dialog"]?["id"]?.stringValue)
+        let answered = try await fixture.http.post("/api/sessions/\(demo.id.rawValue)/dialogs/\(dialogID)", json: #"{"accept":true}"#)
+        #expect(answered.status == 200)
         let deadline = Date().addingTimeInterval(20)
         var popupURL: String?
         while Date() < deadline {
