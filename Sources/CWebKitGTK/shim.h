@@ -69,7 +69,7 @@ static void ph_collect_text_view(GtkWidget *child, gpointer list) {
 /// Destroys the hidden GtkTextView a web view keeps as an internal child to translate key bindings.
 /// WebKitGTK 2.50 (GTK 3) never unparents it: the view's dispose forgets it, and GTK 3 destroys only a
 /// container's ordinary children, so every closed view left its text view, buffer and tag table behind
-/// (about 25 KB each; measured with heaptrack in the soak). Destroying it while the view is still whole
+/// (about 20 KB each; measured with heaptrack in the soak). Destroying it while the view is still whole
 /// goes through the view's own `remove`, which unparents it and drops the last reference.
 static inline void ph_release_key_binding_widget(GtkWidget *view) {
     GSList *found = NULL;

@@ -81,7 +81,7 @@ final class WebKitPage {
         if !pageAskedToClose, webkit_web_view_get_is_web_process_responsive(view) == 0 || pingUnanswered {
             webkit_web_view_terminate_web_process(view)
         }
-        // WebKitGTK 2.50 leaves a closed view's key-binding text view behind (see the shim): ~25 KB a popup.
+        // WebKitGTK 2.50 leaves a closed view's key-binding text view behind (see the shim): ~20 KB a popup.
         ph_release_key_binding_widget(ph_widget(view))
         gtk_widget_destroy(window)
         g_object_unref(contentManager)
