@@ -27,7 +27,8 @@ final class InProcessServer: @unchecked Sendable {
                 configuration.limits.sessions = max(configuration.limits.sessions, maxSessions)
                 let engine = try WebKitEngine(customSchemes: configuration.customSchemes,
                                               pagesPerProcess: configuration.pagesPerProcess,
-                                              navigationTimeout: configuration.navigationTimeout)
+                                              navigationTimeout: configuration.navigationTimeout,
+                                              javascriptCollectionThresholdMB: configuration.javascriptCollectionThreshold)
                 let host = SessionHost(engine: engine, limits: configuration.hostLimits)
                 let server = PagehostServer(host: host, configuration: configuration)
                 let port = try server.start()

@@ -53,7 +53,8 @@ private final class ServeRun {
         do {
             let engine = try WebKitEngine(customSchemes: configuration.customSchemes,
                                           pagesPerProcess: configuration.pagesPerProcess,
-                                          navigationTimeout: configuration.navigationTimeout)
+                                          navigationTimeout: configuration.navigationTimeout,
+                                          javascriptCollectionThresholdMB: configuration.javascriptCollectionThreshold)
             let host = SessionHost(engine: engine, limits: configuration.hostLimits)
             let server = PagehostServer(host: host, configuration: configuration)
             try server.start()

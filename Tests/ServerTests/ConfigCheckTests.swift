@@ -34,6 +34,9 @@ struct ConfigCheckTests {
         (#"{"customSchemes": ["lakes"]}"#, "config.customSchemes"),
         (#"{"engine": {"pagesPerProcess": 0}}"#, "config.engine.pagesPerProcess"),
         (#"{"engine": {"navigationTimeout": "30"}}"#, "config.engine.navigationTimeout"),
+        (#"{"engine": {"javascriptCollectionThreshold": 0}}"#, "config.engine.javascriptCollectionThreshold"),
+        (#"{"engine": {"javascriptCollectionThreshold": 4097}}"#, "config.engine.javascriptCollectionThreshold"),
+        (#"{"engine": {"javascriptCollectionThreshold": "4M"}}"#, "config.engine.javascriptCollectionThreshold"),
         (#"{"engine": {"workers": 2}}"#, "config.engine.workers"),
         (#"{"navigationRules": {"rules": [{"host": "x.test"}]}}"#, "config.navigationRules.rules[0].action"),
         (#"{"navigationRules": {"default": "deny"}}"#, "config.navigationRules.default"),
@@ -63,7 +66,7 @@ struct ConfigCheckTests {
             {
               "customSchemes": {"lakes": "site", "Docs": "/tmp"},
               "navigationRules": {"rules": [{"host": "*.example.test", "action": "block"}], "default": "allow"},
-              "engine": {"pagesPerProcess": 8, "navigationTimeout": 12.5},
+              "engine": {"pagesPerProcess": 8, "navigationTimeout": 12.5, "javascriptCollectionThreshold": 16},
               "limits": {"sessions": 9, "maxTextLength": 1000, "refusalReportInterval": 2, "dialogLimit": 4,
                          "dialogWindow": 5, "closedSessionRetention": 60, "closedSessionLimit": 7, "closedSessionEvents": 100,
                          "closeGracePeriod": 2.5},
@@ -78,6 +81,7 @@ struct ConfigCheckTests {
         #expect(config.sessionDefaults.navigationRules.rules == [NavigationRule(host: "*.example.test", action: .block)])
         #expect(config.pagesPerProcess == 8)
         #expect(config.navigationTimeout == .milliseconds(12_500))
+        #expect(config.javascriptCollectionThreshold == 16)
         let limits = config.hostLimits
         #expect(limits.maxSessions == 9)
         #expect(limits.maxTextLength == 1000)

@@ -20,9 +20,10 @@ extension ServerConfiguration {
         }
         if let value = object["engine"], !value.isNull {
             let engine = try JSONFields(value, context: object.name("engine"))
-            try engine.allowOnly(["pagesPerProcess", "navigationTimeout"])
+            try engine.allowOnly(["pagesPerProcess", "navigationTimeout", "javascriptCollectionThreshold"])
             if let v = try engine.int("pagesPerProcess", in: 1...1000) { pagesPerProcess = v }
             if let v = try engine.seconds("navigationTimeout", upTo: 3600) { navigationTimeout = v }
+            if let v = try engine.int("javascriptCollectionThreshold", in: 1...4096) { javascriptCollectionThreshold = v }
         }
     }
 

@@ -31,6 +31,9 @@ public struct ServerConfiguration: Sendable {
     public var pagesPerProcess = 16
     /// A navigation that has not finished after this long is stopped and fails.
     public var navigationTimeout: Duration = .seconds(30)
+    /// The JavaScript heap size (MB) up to which a web process lets garbage pile up before it collects
+    /// (`WebKitEngine`'s `javascriptCollectionThresholdMB`, the same default).
+    public var javascriptCollectionThreshold = 4
 
     public struct Limits: Sendable {
         /// Sessions open at once; more answer 429.

@@ -53,7 +53,8 @@ final class ServerFixture {
         case .webkit:
             engine = try WebKitEngine(customSchemes: configuration.customSchemes,
                                       pagesPerProcess: configuration.pagesPerProcess,
-                                      navigationTimeout: configuration.navigationTimeout)
+                                      navigationTimeout: configuration.navigationTimeout,
+                                      javascriptCollectionThresholdMB: configuration.javascriptCollectionThreshold)
         case .fake:
             let double = FakeEngine()
             fake = double
