@@ -11,18 +11,8 @@ struct CrashTests {
 
     /// The WebKit web processes that are children of this process, with their resident memory in kB.
     static func webProcesses() -> [(pid: Int32, rssKB: Int)] {
-        let me = getpid()
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap { name -> (Int32, Int)? in
-            guard let pid = Int32(name),
-                  let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-                  status.contains("Name:\tWebKitWebProces"),
-                  let ppidLine = status.split(separator: "\n").first(where: { $0.hasPrefix("PPid:") }),
-                  Int32(ppidLine.split(separator: "\t").last ?? "") == me
-            else { return nil }
-            let rss = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
-                .flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
-            return (pid, rss)
+        ChildProcesses.named("WebKitWebProces").map { child in
+            (child.pid, Int(child.status["VmRSS"]?.split(separator: " ").first ?? "") ?? 0)
         }
     }
 

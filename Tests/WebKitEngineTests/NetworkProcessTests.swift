@@ -14,16 +14,7 @@ struct NetworkProcessTests {
     static let server = try! TestHTTPServer { path in .init(body: "<title>\(path)</title>") }
 
     static func networkProcesses() -> [Int32] {
-        let me = getpid()
-        return ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { name -> Int32? in
-            guard let pid = Int32(name),
-                  let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-                  status.contains("Name:\tWebKitNetworkP"),
-                  let ppid = status.split(separator: "\n").first(where: { $0.hasPrefix("PPid:") }),
-                  Int32(ppid.split(separator: "\t").last ?? "") == me
-            else { return nil }
-            return pid
-        }
+        ChildProcesses.named("WebKitNetworkP").map(\.pid)
     }
 
     @Test @LoopActor func pagesLoadAgainAfterTheNetworkProcessIsKilled() async throws {
